@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the third-party peers the tests run against (curl, nghttp2's nghttp/h2load).
+# Idempotent: installs only what is missing; safe to run on every test run.
+set -euo pipefail
+
+missing=()
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v nghttp >/dev/null 2>&1 || missing+=(nghttp2-client)
+
+if ((${#missing[@]} > 0)); then
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  echo "Installing test peers: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

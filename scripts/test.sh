@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test: installs the test peers, builds with warnings as errors, runs the suite,
+# and ends with the real totals on a line of its own: "N passed, N failed[, N skipped]".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-test-deps.sh || { echo "could not install test peers"; exit 1; }
+
+results="artifacts/test-results"
+rm -rf "$results"
+dotnet test FileTransfer.sln -c Release \
+  --logger "trx;LogFilePrefix=results" --logger "console;verbosity=normal" \
+  --results-directory "$results"
+status=$?
+
+passed=0; failed=0; skipped=0; total=0
+for trx in "$results"/*.trx; do
+  [[ -f $trx ]] || continue
+  counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
+  value() { sed -n "s/.* $1=\"\([0-9]*\)\".*/\1/p" <<<"$counters"; }
+  total=$((total + $(value total)))
+  passed=$((passed + $(value passed)))
+  failed=$((failed + $(value failed) + $(value error) + $(value timeout) + $(value aborted)))
+  skipped=$((skipped + $(value notExecuted)))
+done
+
+if ((skipped > 0)); then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+
+if ((status != 0 || failed > 0 || total == 0)); then
+  exit 1
+fi

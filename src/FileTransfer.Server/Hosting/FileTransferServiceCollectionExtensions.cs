@@ -1,0 +1,43 @@
+using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Mvc.ApplicationParts;
+
+namespace FileTransfer.Server.Hosting;
+
+/// <summary>Registers the FileTransfer server: storage core, REST controller, health, OpenAPI.</summary>
+public static class FileTransferServiceCollectionExtensions
+{
+    /// <summary>Adds every service <see cref="FileTransferEndpointRouteBuilderExtensions.MapFileTransfer"/> needs.</summary>
+    public static WebApplicationBuilder AddFileTransfer(this WebApplicationBuilder builder)
+    {
+        var services = builder.Services;
+
+        services.AddOptions<StorageOptions>()
+            .BindConfiguration(StorageOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+
+        services.AddSingleton<StorageRoot>();
+        services.AddSingleton<StoragePathResolver>();
+        services.AddSingleton<ContentTypes>();
+        services.AddSingleton<FileCatalog>();
+
+        var endpoints = new ListeningEndpoints();
+        services.AddSingleton(endpoints);
+        builder.WebHost.ConfigureKestrel(kestrel => kestrel.ConfigureEndpointDefaults(endpoints.Add));
+
+        services.AddControllers()
+            .ConfigureApplicationPartManager(parts =>
+            {
+                parts.FeatureProviders.Add(new InternalControllerFeatureProvider());
+                parts.ApplicationParts.Add(new AssemblyPart(typeof(FileTransferServiceCollectionExtensions).Assembly));
+            });
+        services.AddProblemDetails();
+        services.AddOpenApi();
+        services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
+        services.AddSingleton<FileTransferMarker>();
+        return builder;
+    }
+}
+
+/// <summary>Proves that AddFileTransfer ran before MapFileTransfer.</summary>
+internal sealed class FileTransferMarker;

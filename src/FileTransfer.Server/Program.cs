@@ -1,0 +1,11 @@
+using FileTransfer.Server.Hosting;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddFileTransfer();
+
+var app = builder.Build();
+app.MapFileTransfer();
+app.Run();
+
+/// <summary>Entry point; public so that tests can host it with WebApplicationFactory.</summary>
+public partial class Program;

@@ -1,0 +1,19 @@
+using FileTransfer.Server.Storage;
+using Microsoft.Net.Http.Headers;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>Headers every file response carries besides what PhysicalFileResult writes.</summary>
+internal static class DownloadHeaders
+{
+    public static void Apply(IHeaderDictionary headers, StoredFile file)
+    {
+        // User-uploaded bytes must never run as script in our origin: no sniffing, and active
+        // types (HTML, SVG, XML, JavaScript) are attachments rather than rendered inline.
+        headers.XContentTypeOptions = "nosniff";
+
+        var disposition = new ContentDispositionHeaderValue(ContentTypes.IsActiveContent(file.ContentType) ? "attachment" : "inline");
+        disposition.SetHttpFileName(Path.GetFileName(file.Name));
+        headers.ContentDisposition = disposition.ToString();
+    }
+}

@@ -1,0 +1,62 @@
+using System.Net.Mime;
+using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Mvc;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>Files under the storage root over HTTP/1.1 and HTTP/2.</summary>
+[ApiController]
+[Route("api/files")]
+[Produces(MediaTypeNames.Application.Json)]
+internal sealed class FilesController : ControllerBase
+{
+    private readonly StoragePathResolver _resolver;
+    private readonly FileCatalog _catalog;
+
+    public FilesController(StoragePathResolver resolver, FileCatalog catalog)
+    {
+        _resolver = resolver;
+        _catalog = catalog;
+    }
+
+    /// <summary>Lists the stored files, optionally only those whose name starts with <paramref name="prefix"/>.</summary>
+    /// <param name="prefix">Name prefix, e.g. <c>reports/</c>.</param>
+    [HttpGet]
+    [ProducesResponseType<IEnumerable<FileDescription>>(StatusCodes.Status200OK)]
+    public IEnumerable<FileDescription> List([FromQuery] string? prefix) =>
+        _catalog.List(prefix).Select(FileDescription.From);
+
+    /// <summary>
+    /// Downloads a file. Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
+    /// <c>If-None-Match</c>/<c>If-Modified-Since</c> (304) and <c>If-Match</c>/<c>If-Unmodified-Since</c> (412).
+    /// </summary>
+    /// <param name="path">Name relative to the storage root, '/' separated.</param>
+    [HttpGet("{**path}")]
+    [HttpHead("{**path}")]
+    [Produces(ContentTypes.Fallback)]
+    [ProducesResponseType<FileStreamResult>(StatusCodes.Status200OK, ContentTypes.Fallback)]
+    [ProducesResponseType<FileStreamResult>(StatusCodes.Status206PartialContent, ContentTypes.Fallback)]
+    [ProducesResponseType(StatusCodes.Status304NotModified)]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
+    [ProducesResponseType(StatusCodes.Status412PreconditionFailed)]
+    [ProducesResponseType(StatusCodes.Status416RangeNotSatisfiable)]
+    public IActionResult Download(string path)
+    {
+        if (!_resolver.TryResolve(path, out var resolved, out var rejection))
+        {
+            return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
+        }
+
+        var file = _catalog.Find(resolved);
+        if (file is null)
+        {
+            return Problem($"There is no file named '{resolved.Name}'.", statusCode: StatusCodes.Status404NotFound, title: "File not found");
+        }
+
+        DownloadHeaders.Apply(Response.Headers, file);
+
+        // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges).
+        return PhysicalFile(file.FullPath, file.ContentType, file.LastModified, file.ETag, enableRangeProcessing: true);
+    }
+}

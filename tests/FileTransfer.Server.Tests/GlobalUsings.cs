@@ -1,0 +1,1 @@
+global using System.Net.Http.Json;
