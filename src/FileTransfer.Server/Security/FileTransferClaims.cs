@@ -1,0 +1,21 @@
+namespace FileTransfer.Server.Security;
+
+/// <summary>
+/// Claims an authenticated caller carries. Authentication (API keys, signed links) sets them;
+/// the storage adapters read the upload limits from them, so that a signed write link can cap
+/// the size and fix the SHA-256 of what it lets a client store.
+/// </summary>
+internal static class FileTransferClaims
+{
+    /// <summary>One claim per granted scope: "read", "write" or "delete".</summary>
+    public const string Scope = "ft:scope";
+
+    /// <summary>Signed links only: the one file name the link is valid for.</summary>
+    public const string Path = "ft:path";
+
+    /// <summary>Signed write links only: largest number of bytes the upload may store.</summary>
+    public const string MaxUploadBytes = "ft:max_upload_bytes";
+
+    /// <summary>Signed write links only: SHA-256 (lowercase hex) the uploaded bytes must have.</summary>
+    public const string UploadSha256 = "ft:upload_sha256";
+}
