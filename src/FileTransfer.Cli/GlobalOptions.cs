@@ -1,0 +1,70 @@
+using System.CommandLine;
+
+namespace FileTransfer.Cli;
+
+/// <summary>Options every command accepts, before or after the command name.</summary>
+internal sealed class GlobalOptions
+{
+    public const string ServerVariable = "FILETRANSFER_SERVER";
+    public const string ApiKeyVariable = "FILETRANSFER_API_KEY";
+
+    private readonly Func<string, string?> _environment;
+
+    public GlobalOptions(Func<string, string?> environment)
+    {
+        _environment = environment;
+        Protocol.AcceptOnlyFromAmong(ClientSettings.Rest, ClientSettings.Grpc);
+        Http.AcceptOnlyFromAmong("1.1", "2");
+    }
+
+    public Option<string?> Server { get; } = new("--server", "-s")
+    {
+        Description = $"Server base URL, e.g. http://localhost:5000 (default: ${ServerVariable}, else http://localhost:5000)",
+        Recursive = true,
+    };
+
+    public Option<string> Protocol { get; } = new("--protocol", "-p")
+    {
+        Description = "rest or grpc (gRPC is not served by this build: exit code 9)",
+        DefaultValueFactory = _ => ClientSettings.Rest,
+        Recursive = true,
+    };
+
+    public Option<string?> Http { get; } = new("--http")
+    {
+        Description = "REST over HTTP 1.1 or 2 (h2c prior knowledge on http://, ALPN on https://); default 1.1 on http://, 2 with fallback on https://",
+        Recursive = true,
+    };
+
+    public Option<string?> ApiKey { get; } = new("--api-key")
+    {
+        Description = $"API key sent as 'Authorization: Bearer KEY' (default: ${ApiKeyVariable}); not sent with full URLs (signed links)",
+        Recursive = true,
+    };
+
+    public Option<bool> Quiet { get; } = new("--quiet", "-q")
+    {
+        Description = "No progress and no notes; only errors",
+        Recursive = true,
+    };
+
+    public IEnumerable<Option> All => [Server, Protocol, Http, ApiKey, Quiet];
+
+    public ClientSettings Read(ParseResult parse)
+    {
+        var text = parse.GetValue(Server) ?? _environment(ServerVariable);
+        var server = string.IsNullOrEmpty(text) ? new Uri("http://localhost:5000") : ParseServer(text);
+        var apiKey = parse.GetValue(ApiKey) ?? _environment(ApiKeyVariable);
+        return new ClientSettings(
+            server,
+            parse.GetValue(Protocol)!,
+            parse.GetValue(Http),
+            string.IsNullOrEmpty(apiKey) ? null : apiKey,
+            parse.GetValue(Quiet));
+    }
+
+    private static Uri ParseServer(string text) =>
+        Uri.TryCreate(text, UriKind.Absolute, out var url) && (url.Scheme == Uri.UriSchemeHttp || url.Scheme == Uri.UriSchemeHttps)
+            ? url
+            : throw new CliException(ExitCodes.Usage, $"The server must be an http:// or https:// URL, not '{text}'.");
+}
