@@ -4,7 +4,7 @@ using FileTransfer.Cli.Progress;
 
 namespace FileTransfer.Cli.Commands;
 
-/// <summary>What a command's action works with: parsed settings, the console, and an HttpClient for its target.</summary>
+/// <summary>What a command's action works with: the parse result, the settings and the console.</summary>
 internal sealed class CommandContext(ParseResult parse, ClientSettings settings, CliConsole console)
 {
     public ParseResult Parse { get; } = parse;
@@ -14,8 +14,6 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
     public CliConsole Console { get; } = console;
 
     public ITransferProgress Progress => ITransferProgress.For(Console, Settings.Quiet);
-
-    public HttpClient CreateClient(Uri target) => RestClient.Create(Settings, target);
 
     public RemoteFile Resolve(string nameOrUrl) => RemoteFile.Resolve(nameOrUrl, Settings.Server);
 

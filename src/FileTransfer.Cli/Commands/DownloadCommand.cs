@@ -1,4 +1,5 @@
 using System.CommandLine;
+using FileTransfer.Cli.Http;
 using FileTransfer.Cli.Progress;
 using FileTransfer.Cli.Transfers;
 
@@ -18,7 +19,7 @@ internal static class DownloadCommand
         {
             var file = context.Resolve(context.Parse.GetValue(name)!);
             var part = new PartialFile(OutputPath(context.Parse.GetValue(output), file.FileName));
-            using var client = context.CreateClient(file.Url);
+            using var client = RestClient.Create();
             var downloader = new Downloader(client, context.Settings, console.Error);
             var result = await context.Progress.RunAsync(progress => downloader.RunAsync(file, part, progress, cancellationToken));
             var resumed = result.ResumedAt > 0 ? $", resumed at byte {result.ResumedAt}" : string.Empty;

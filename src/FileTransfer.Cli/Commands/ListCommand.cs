@@ -15,8 +15,8 @@ internal static class ListCommand
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var url = RemoteFile.ListUrl(context.Settings.Server, context.Parse.GetValue(prefix));
-            using var client = context.CreateClient(url);
-            using var request = RestClient.Request(HttpMethod.Get, url, context.Settings.ApiKey);
+            using var client = RestClient.Create();
+            using var request = RestClient.Request(HttpMethod.Get, url, context.Settings.HttpVersion, context.Settings.ApiKey);
             using var response = await Network.SendAsync(client, request, cancellationToken);
             await ResponseErrors.EnsureSuccessAsync(response, "api/files", cancellationToken);
             if (context.Parse.GetValue(json))

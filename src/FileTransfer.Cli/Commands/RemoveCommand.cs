@@ -12,7 +12,7 @@ internal static class RemoveCommand
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var file = context.Resolve(context.Parse.GetValue(name)!);
-            using var client = context.CreateClient(file.Url);
+            using var client = RestClient.Create();
             using var request = RestClient.Request(HttpMethod.Delete, file, context.Settings);
             using var response = await Network.SendAsync(client, request, cancellationToken);
             await ResponseErrors.EnsureSuccessAsync(response, file.Name, cancellationToken);

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using FileTransfer.Cli.Http;
 using FileTransfer.Cli.Progress;
 using FileTransfer.Cli.Transfers;
 
@@ -28,7 +29,7 @@ internal static class UploadCommand
         {
             var local = context.Parse.GetValue(path)!;
             var target = context.Resolve(context.Parse.GetValue(name) ?? local.Name);
-            using var client = context.CreateClient(target.Url);
+            using var client = RestClient.Create();
             var uploader = new Uploader(client, context.Settings);
             var result = await context.Progress.RunAsync(progress =>
                 uploader.RunAsync(local.FullName, target, context.Parse.GetValue(noOverwrite), progress, cancellationToken));

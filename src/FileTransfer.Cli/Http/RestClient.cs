@@ -10,7 +10,7 @@ internal static class RestClient
     private static readonly ProductInfoHeaderValue UserAgent =
         new("filetransfer", typeof(RestClient).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0] ?? "1.0");
 
-    public static HttpClient Create(ClientSettings settings, Uri target)
+    public static HttpClient Create()
     {
         var handler = new SocketsHttpHandler
         {
@@ -27,13 +27,10 @@ internal static class RestClient
             AutomaticDecompression = DecompressionMethods.None,
         };
 
-        var (version, policy) = VersionFor(settings.HttpVersion, target);
         var client = new HttpClient(handler, disposeHandler: true)
         {
             // Transfers of any size: stalls are detected per read (Transfers/StallGuard), not by a total timeout.
             Timeout = Timeout.InfiniteTimeSpan,
-            DefaultRequestVersion = version,
-            DefaultVersionPolicy = policy,
         };
         client.DefaultRequestHeaders.UserAgent.Add(UserAgent);
         return client;
@@ -53,11 +50,13 @@ internal static class RestClient
 
     /// <summary>A request to <paramref name="file"/>, with the API key unless the URL is a signed link.</summary>
     public static HttpRequestMessage Request(HttpMethod method, RemoteFile file, ClientSettings settings) =>
-        Request(method, file.Url, file.IsLink ? null : settings.ApiKey);
+        Request(method, file.Url, settings.HttpVersion, file.IsLink ? null : settings.ApiKey);
 
-    public static HttpRequestMessage Request(HttpMethod method, Uri url, string? apiKey)
+    public static HttpRequestMessage Request(HttpMethod method, Uri url, string? httpVersion, string? apiKey)
     {
-        var request = new HttpRequestMessage(method, url);
+        // Set on each request: HttpClient's DefaultRequestVersion only applies to requests it creates itself.
+        var (version, policy) = VersionFor(httpVersion, url);
+        var request = new HttpRequestMessage(method, url) { Version = version, VersionPolicy = policy };
         if (apiKey is not null)
         {
             request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", apiKey);

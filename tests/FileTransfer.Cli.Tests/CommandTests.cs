@@ -1,0 +1,139 @@
+using FileTransfer.Cli.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Infrastructure;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+
+namespace FileTransfer.Cli.Tests;
+
+/// <summary><c>ls</c>, <c>info</c>, signed links and the exit codes scripts rely on, against real Kestrel.</summary>
+public sealed class CommandTests : IDisposable
+{
+    private readonly KestrelFactory _server = new();
+    private readonly TempStorage _local = new();
+
+    [Fact]
+    public async Task Ls_Prints_Size_Time_And_Name_Of_Each_File_Under_The_Prefix()
+    {
+        _server.Storage.WriteRandom("docs/a.txt", 12);
+        _server.Storage.WriteRandom("docs/b c.bin", 123_456);
+        _server.Storage.WriteRandom("other/x.bin", 1);
+
+        var result = await Tool.RunAsync("ls", "docs/", "--server", Http1);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        var lines = result.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, lines.Length);
+        Assert.Matches(@"^\s+12  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  docs/a\.txt$", lines[0]);
+        Assert.Matches(@"^123456  \S+  docs/b c\.bin$", lines[1]);
+    }
+
+    [Fact]
+    public async Task Ls_Json_Prints_The_Servers_Listing()
+    {
+        _server.Storage.WriteRandom("j/one.bin", 5);
+
+        var result = await Tool.RunAsync("ls", "--json", "--server", Http1);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("\"name\":\"j/one.bin\"", result.Output, StringComparison.Ordinal);
+        Assert.Contains("\"size\":5", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Info_Prints_Size_Type_And_ETag_From_A_Head_Request()
+    {
+        _server.Storage.WriteRandom("info/report.pdf", 4321);
+
+        var result = await Tool.RunAsync("info", "info/report.pdf", "--server", Http1);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("name: info/report.pdf\n", result.Output, StringComparison.Ordinal);
+        Assert.Contains("size: 4321\n", result.Output, StringComparison.Ordinal);
+        Assert.Contains("content-type: application/pdf\n", result.Output, StringComparison.Ordinal);
+        Assert.Matches("etag: \"[0-9a-f]+-10e1\"", result.Output);
+    }
+
+    [Fact]
+    public async Task Info_Of_A_Missing_File_Exits_3()
+    {
+        var result = await Tool.RunAsync("info", "nothing/here.bin", "--server", Http1);
+
+        Assert.Equal(3, result.ExitCode);
+        Assert.Contains("Not found (404)", result.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_Full_Url_Is_Used_As_Is_Like_A_Signed_Link()
+    {
+        var source = _server.Storage.WriteRandom("links/file.bin", 2048);
+        var link = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files/links/file.bin?expires=1&signature=abc").ToString();
+
+        var result = await Tool.RunAsync("download", link, "-o", _local.RootPath + "/");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal(source, await File.ReadAllBytesAsync(_local.PathOf("file.bin"), TestTimeout.Token));
+    }
+
+    [Fact]
+    public async Task Server_Comes_From_The_Environment_When_Not_Given()
+    {
+        _server.Storage.WriteRandom("env/a.bin", 3);
+        var environment = new Dictionary<string, string> { ["FILETRANSFER_SERVER"] = Http1 };
+
+        var result = await Tool.RunAsync(environment, "ls");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("env/a.bin", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Grpc_Exits_9_With_A_Clear_Message()
+    {
+        var result = await Tool.RunAsync("download", "a.bin", "-o", _local.PathOf("a.bin"), "--server", Http2, "--protocol", "grpc");
+
+        Assert.Equal(9, result.ExitCode);
+        Assert.Contains("gRPC is not available in this build", result.Error, StringComparison.Ordinal);
+        Assert.Empty(_local.Files());
+    }
+
+    [Theory]
+    [InlineData("download")]
+    [InlineData("frobnicate", "x")]
+    [InlineData("ls", "--http", "3")]
+    [InlineData("upload", "a", "b", "--overwrite", "--no-overwrite")]
+    [InlineData("ls", "--server", "ftp://example")]
+    public async Task Usage_Errors_Exit_2(params string[] args)
+    {
+        var result = await Tool.RunAsync(args);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.StartsWith("filetransfer: ", result.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Server_Refusing_The_Name_Exits_2_With_Its_Detail()
+    {
+        var result = await Tool.RunAsync("download", ".ft-secret", "-o", _local.PathOf("x"), "--server", Http1);
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("reserved for the server", result.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Unreachable_Server_Exits_7()
+    {
+        var result = await Tool.RunAsync("ls", "--server", "http://127.0.0.1:1");
+
+        Assert.Equal(7, result.ExitCode);
+        Assert.Contains("Cannot reach http://127.0.0.1:1", result.Error, StringComparison.Ordinal);
+    }
+
+    private string Http1 => _server.AddressOf(HttpProtocols.Http1).ToString();
+
+    private string Http2 => _server.AddressOf(HttpProtocols.Http2).ToString();
+
+    public void Dispose()
+    {
+        _server.Dispose();
+        _local.Dispose();
+    }
+}

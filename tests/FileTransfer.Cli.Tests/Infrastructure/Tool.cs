@@ -1,0 +1,51 @@
+using System.Diagnostics;
+using FileTransfer.Server.Tests.Infrastructure;
+
+namespace FileTransfer.Cli.Tests.Infrastructure;
+
+/// <summary>The tool as users run it: in-process through its entry point with a captured console, or as a process.</summary>
+public static class Tool
+{
+    /// <summary>The built tool, <c>dotnet FileTransfer.Cli.dll</c>.</summary>
+    public static string Assembly { get; } =
+        Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Cli", "bin", RepositoryPaths.Configuration, "net10.0", "FileTransfer.Cli.dll");
+
+    /// <summary>Runs the tool's entry point in-process; standard output and error are captured, neither is a terminal.</summary>
+    public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
+    {
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        var console = new CliConsole(output, error, Interactive: false);
+        var exitCode = await FileTransferCommand.RunAsync(args, console, name => environment?.GetValueOrDefault(name), TestTimeout.Token);
+        return new CliResult(exitCode, output.ToString(), error.ToString());
+    }
+
+    public static Task<CliResult> RunAsync(params string[] args) => RunAsync(null, args);
+
+    /// <summary>Runs the built tool as its own process, in <paramref name="workingDirectory"/>.</summary>
+    public static async Task<CliResult> RunProcessAsync(string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] args)
+    {
+        var start = new ProcessStartInfo("dotnet", [Assembly, .. args])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = workingDirectory,
+        };
+        foreach (var (key, value) in environment)
+        {
+            start.Environment[key] = value;
+        }
+
+        using var process = Process.Start(start)!;
+        var output = process.StandardOutput.ReadToEndAsync(TestTimeout.Token);
+        var error = process.StandardError.ReadToEndAsync(TestTimeout.Token);
+        await process.WaitForExitAsync(TestTimeout.Token);
+        return new CliResult(process.ExitCode, await output, await error);
+    }
+}
+
+/// <summary>Exit code and everything the tool wrote.</summary>
+public sealed record CliResult(int ExitCode, string Output, string Error)
+{
+    public override string ToString() => $"exit {ExitCode}\n--- stdout\n{Output}\n--- stderr\n{Error}";
+}

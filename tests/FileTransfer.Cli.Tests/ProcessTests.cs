@@ -1,0 +1,76 @@
+using FileTransfer.Cli.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Infrastructure;
+
+namespace FileTransfer.Cli.Tests;
+
+/// <summary>The built tool (<c>dotnet FileTransfer.Cli.dll</c>) against the built server, both as processes.</summary>
+public sealed class ProcessTests : IAsyncLifetime
+{
+    private static readonly Dictionary<string, string> NoEnvironment = [];
+    private readonly TempStorage _serverStorage = new();
+    private readonly TempStorage _local = new();
+    private ServerProcess _server = null!;
+
+    public async Task InitializeAsync() =>
+        _server = await ServerProcess.StartAsync(new Dictionary<string, string> { ["Storage__RootPath"] = _serverStorage.RootPath });
+
+    [Fact]
+    public async Task Help_Lists_Every_Command()
+    {
+        var result = await Tool.RunProcessAsync(_local.RootPath, NoEnvironment, "--help");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        foreach (var command in new[] { "download", "upload", "ls", "info", "rm" })
+        {
+            Assert.Matches($@"(?m)^\s+{command}\b", result.Output);
+        }
+
+        Assert.Contains("--protocol", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Download_With_The_Documented_Command_Line_Writes_The_Exact_Bytes()
+    {
+        var source = _serverStorage.WriteRandom("videos/clip.bin", 2_500_000);
+        var output = _local.PathOf("clip.bin");
+
+        var result = await Tool.RunProcessAsync(_local.RootPath, NoEnvironment,
+            "download", "videos/clip.bin", "-o", output, "--server", _server.Http1.ToString(), "--protocol", "rest", "--api-key", "test-key");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(await File.ReadAllBytesAsync(output, TestTimeout.Token)));
+        // Redirected output gets plain lines, no terminal control sequences.
+        Assert.Contains("clip.bin: 2.4 MiB done in", result.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain('\u001b', result.Error);
+    }
+
+    [Fact]
+    public async Task Download_Of_A_Missing_File_Exits_3()
+    {
+        var result = await Tool.RunProcessAsync(_local.RootPath, new Dictionary<string, string> { ["FILETRANSFER_SERVER"] = _server.Http2.ToString() },
+            "download", "no/such.bin", "--http", "2");
+
+        Assert.Equal(3, result.ExitCode);
+        Assert.Contains("There is no file named 'no/such.bin'", result.Error, StringComparison.Ordinal);
+        Assert.Empty(_local.Files());
+    }
+
+    [Fact]
+    public async Task Upload_With_The_Documented_Command_Line_Stores_The_Exact_Bytes()
+    {
+        var source = _local.WriteRandom("photo.jpg", 1_234_567);
+
+        var result = await Tool.RunProcessAsync(_local.RootPath, new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = "test-key" },
+            "upload", _local.PathOf("photo.jpg"), "photos/photo.jpg", "--server", _server.Http1.ToString(), "--protocol", "rest");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal(source, await File.ReadAllBytesAsync(_serverStorage.PathOf("photos/photo.jpg"), TestTimeout.Token));
+    }
+
+    public async Task DisposeAsync()
+    {
+        await _server.DisposeAsync();
+        _serverStorage.Dispose();
+        _local.Dispose();
+    }
+}
