@@ -1,3 +1,4 @@
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
@@ -34,6 +35,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddProblemDetails();
         services.AddOpenApi();
         services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
+        services.AddTransferDiagnostics();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }
