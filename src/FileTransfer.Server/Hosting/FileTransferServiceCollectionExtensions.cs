@@ -1,4 +1,5 @@
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
@@ -33,7 +34,7 @@ public static class FileTransferServiceCollectionExtensions
                 parts.ApplicationParts.Add(new AssemblyPart(typeof(FileTransferServiceCollectionExtensions).Assembly));
             });
         services.AddProblemDetails();
-        services.AddOpenApi();
+        services.AddOpenApi(options => options.AddFileTransferDescriptions());
         services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
         services.AddTransferDiagnostics();
         services.AddSingleton<FileTransferMarker>();

@@ -1,0 +1,82 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Microsoft.AspNetCore.OpenApi;
+using Microsoft.OpenApi;
+
+namespace FileTransfer.Server.OpenApi;
+
+/// <summary>
+/// Document-wide parts: the title, <c>GET /healthz</c> (health checks are not API-explorer
+/// endpoints, so nothing else describes them), and removal of component schemas nothing refers
+/// to any more (the framework's FileStreamResult and EntityTagHeaderValue, replaced by binary bodies).
+/// </summary>
+internal sealed partial class OperationsDocumentTransformer : IOpenApiDocumentTransformer
+{
+    public async Task TransformAsync(OpenApiDocument document, OpenApiDocumentTransformerContext context, CancellationToken cancellationToken)
+    {
+        document.Info ??= new OpenApiInfo();
+        document.Info.Title = "FileTransfer API";
+        document.Info.Description =
+            "Files of any size over HTTP/1.1 and HTTP/2: streamed downloads with ranges and conditional requests (RFC 9110), " +
+            "uploads verified by RFC 9530 digests, errors as RFC 9457 problem details.";
+
+        document.Paths ??= [];
+        document.Paths["/healthz"] = new OpenApiPathItem
+        {
+            Operations = new Dictionary<HttpMethod, OpenApiOperation>
+            {
+                [HttpMethod.Get] = new()
+                {
+                    OperationId = "GetHealth",
+                    Summary = "Readiness: the storage root exists.",
+                    Tags = new HashSet<OpenApiTagReference> { new("Operations", document) },
+                    Responses = new OpenApiResponses
+                    {
+                        ["200"] = new OpenApiResponse { Description = "`Healthy`.", Content = PlainText() },
+                        ["503"] = new OpenApiResponse { Description = "`Unhealthy`: the storage root is missing.", Content = PlainText() },
+                    },
+                },
+            },
+        };
+
+        await RemoveUnreferencedSchemasAsync(document, cancellationToken);
+    }
+
+    private static Dictionary<string, OpenApiMediaType> PlainText() =>
+        new() { ["text/plain"] = new OpenApiMediaType { Schema = new OpenApiSchema { Type = JsonSchemaType.String } } };
+
+    private static async Task RemoveUnreferencedSchemasAsync(OpenApiDocument document, CancellationToken cancellationToken)
+    {
+        if (document.Components?.Schemas is not { Count: > 0 } schemas)
+        {
+            return;
+        }
+
+        // Serialise once and follow "$ref"s from the paths through the schemas they reach.
+        using var json = JsonDocument.Parse(await document.SerializeAsJsonAsync(OpenApiSpecVersion.OpenApi3_1, cancellationToken));
+        var componentJson = json.RootElement.GetProperty("components").GetProperty("schemas");
+        var reached = new HashSet<string>(StringComparer.Ordinal);
+        var pending = new Queue<string>(References(json.RootElement.GetProperty("paths").GetRawText()));
+        while (pending.TryDequeue(out var name))
+        {
+            if (reached.Add(name) && componentJson.TryGetProperty(name, out var schema))
+            {
+                foreach (var next in References(schema.GetRawText()))
+                {
+                    pending.Enqueue(next);
+                }
+            }
+        }
+
+        foreach (var name in schemas.Keys.Where(n => !reached.Contains(n)).ToList())
+        {
+            schemas.Remove(name);
+        }
+    }
+
+    private static IEnumerable<string> References(string json) =>
+        SchemaReference().Matches(json).Select(m => m.Groups[1].Value);
+
+    [GeneratedRegex("\"#/components/schemas/([^\"]+)\"")]
+    private static partial Regex SchemaReference();
+}
