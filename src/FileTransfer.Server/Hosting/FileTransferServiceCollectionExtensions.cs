@@ -22,6 +22,11 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<StoragePathResolver>();
         services.AddSingleton<ContentTypes>();
         services.AddSingleton<FileCatalog>();
+        services.AddSingleton<DigestStore>();
+        services.AddSingleton<NameLocks>();
+        services.AddSingleton<FileStore>();
+        services.AddSingleton(TimeProvider.System);
+        services.AddHostedService<StaleUploadSweeper>();
 
         var endpoints = new ListeningEndpoints();
         services.AddSingleton(endpoints);

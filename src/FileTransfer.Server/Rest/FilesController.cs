@@ -12,11 +12,13 @@ internal sealed class FilesController : ControllerBase
 {
     private readonly StoragePathResolver _resolver;
     private readonly FileCatalog _catalog;
+    private readonly DigestStore _digests;
 
-    public FilesController(StoragePathResolver resolver, FileCatalog catalog)
+    public FilesController(StoragePathResolver resolver, FileCatalog catalog, DigestStore digests)
     {
         _resolver = resolver;
         _catalog = catalog;
+        _digests = digests;
     }
 
     /// <summary>Lists the stored files, optionally only those whose name starts with <paramref name="prefix"/>.</summary>
@@ -27,7 +29,7 @@ internal sealed class FilesController : ControllerBase
         _catalog.List(prefix).Select(FileDescription.From);
 
     /// <summary>
-    /// Downloads a file. Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
+    /// Downloads a file. Carries <c>Repr-Digest: sha-256=:base64:</c> (RFC 9530). Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
     /// <c>If-None-Match</c>/<c>If-Modified-Since</c> (304) and <c>If-Match</c>/<c>If-Unmodified-Since</c> (412).
     /// </summary>
     /// <param name="path">Name relative to the storage root, '/' separated.</param>
@@ -41,7 +43,7 @@ internal sealed class FilesController : ControllerBase
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
     [ProducesResponseType(StatusCodes.Status412PreconditionFailed)]
     [ProducesResponseType(StatusCodes.Status416RangeNotSatisfiable)]
-    public IActionResult Download(string path)
+    public async Task<IActionResult> Download(string path)
     {
         if (!_resolver.TryResolve(path, out var resolved, out var rejection))
         {
@@ -55,6 +57,10 @@ internal sealed class FilesController : ControllerBase
         }
 
         DownloadHeaders.Apply(Response.Headers, file);
+
+        // RFC 9530 3: the digest of the whole representation, also on 206, so that a client
+        // reassembling ranges can verify the result.
+        Response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(await _digests.GetAsync(file, HttpContext.RequestAborted));
 
         // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges).
         return PhysicalFile(file.FullPath, file.ContentType, file.LastModified, file.ETag, enableRangeProcessing: true);

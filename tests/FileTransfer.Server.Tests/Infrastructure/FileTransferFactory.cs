@@ -14,6 +14,9 @@ public class FileTransferFactory : WebApplicationFactory<Program>
     public FileTransferFactory()
     {
         _settings["Storage:RootPath"] = Storage.RootPath;
+
+        // Server logs would drown the test output; failures show through assertions.
+        _settings["Logging:LogLevel:Default"] = "Warning";
     }
 
     public TempStorage Storage { get; } = new();

@@ -1,0 +1,123 @@
+using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.AspNetCore.WebUtilities;
+using Microsoft.Extensions.Options;
+using Microsoft.Net.Http.Headers;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>
+/// Browser-form and <c>curl -F</c> uploads. Parts are read one after another with a streaming
+/// multipart reader (never IFormFile, which buffers), each into its own temporary file; all are
+/// committed only after the whole request arrived, so a failed request stores none of them.
+/// </summary>
+[ApiController]
+[Route("api/files")]
+internal sealed partial class MultipartUploadsController(
+    StoragePathResolver resolver,
+    FileStore store,
+    IOptions<StorageOptions> options,
+    ILogger<MultipartUploadsController> logger) : ControllerBase
+{
+    // RFC 2046 5.1.1: a boundary is at most 70 characters.
+    private const int MaxBoundaryLength = 70;
+
+    /// <summary>
+    /// Uploads one or several files from a <c>multipart/form-data</c> body (<c>curl -F file=@a -F file=@b URL</c>).
+    /// Each file part is stored under its file name, inside <paramref name="folder"/> when given.
+    /// The whole request may carry at most <c>Storage:MaxFileSizeBytes</c>.
+    /// </summary>
+    /// <param name="folder">Folder (relative to the storage root) to store the files in.</param>
+    [HttpPost]
+    [Consumes("multipart/form-data")]
+    [DisableFormValueModelBinding]
+    [ProducesResponseType<IReadOnlyList<UploadedFile>>(StatusCodes.Status201Created)]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status409Conflict, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status413PayloadTooLarge, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status507InsufficientStorage, "application/problem+json")]
+    public async Task<IActionResult> UploadForm([FromQuery] string? folder)
+    {
+        var boundary = HeaderUtilities.RemoveQuotes(MediaTypeHeaderValue.Parse(Request.ContentType).Boundary).Value;
+        if (string.IsNullOrEmpty(boundary) || boundary.Length > MaxBoundaryLength)
+        {
+            return Problem("The multipart boundary is missing or longer than 70 characters.", statusCode: StatusCodes.Status400BadRequest, title: "Invalid multipart body");
+        }
+
+        RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
+        var reader = new MultipartReader(boundary, Request.Body);
+        var staged = new List<UploadSession>();
+        var aborted = HttpContext.RequestAborted;
+        try
+        {
+            for (var section = await reader.ReadNextSectionAsync(aborted); section is not null; section = await reader.ReadNextSectionAsync(aborted))
+            {
+                var fileName = section.AsFileSection()?.FileName;
+                if (string.IsNullOrEmpty(fileName))
+                {
+                    continue; // a plain form field: nothing to store
+                }
+
+                var name = string.IsNullOrEmpty(folder) ? fileName : $"{folder.TrimEnd('/')}/{fileName}";
+                if (!resolver.TryResolve(name, out var target, out var rejection))
+                {
+                    return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
+                }
+
+                var request = RestUploads.Describe(Request, target, rawBody: false, out var refusal);
+                if (request is null)
+                {
+                    return this.Problem(refusal!);
+                }
+
+                var session = store.BeginUpload(request);
+                staged.Add(session);
+                await session.CopyFromAsync(section.Body, aborted);
+            }
+
+            if (staged.Count == 0)
+            {
+                return Problem("The form carries no file part.", statusCode: StatusCodes.Status400BadRequest, title: "No file");
+            }
+
+            var stored = new List<UploadedFile>();
+            foreach (var session in staged)
+            {
+                stored.Add(UploadedFile.From(await session.CommitAsync(aborted)));
+            }
+
+            return Created(UploadedFile.LocationOf(stored[0].Name), stored);
+        }
+        catch (UploadException ex)
+        {
+            LogRefused(logger, ex.Error, ex.Message);
+            return this.Problem(RestUploads.ProblemFor(ex));
+        }
+        catch (BadHttpRequestException ex)
+        {
+            return this.Problem(RestUploads.ProblemFor(ex));
+        }
+        catch (InvalidDataException ex)
+        {
+            return Problem(ex.Message, statusCode: StatusCodes.Status400BadRequest, title: "Invalid multipart body");
+        }
+        catch (Exception ex) when (RestUploads.IsClientAbort(ex, HttpContext))
+        {
+            LogAborted(logger);
+            return new EmptyResult();
+        }
+        finally
+        {
+            foreach (var session in staged)
+            {
+                await session.DisposeAsync();
+            }
+        }
+    }
+
+    [LoggerMessage(EventId = 42, Level = LogLevel.Information, Message = "Multipart upload refused: {Error} ({Reason})")]
+    private static partial void LogRefused(ILogger logger, UploadError error, string reason);
+
+    [LoggerMessage(EventId = 43, Level = LogLevel.Debug, Message = "Multipart upload aborted by the client; nothing stored")]
+    private static partial void LogAborted(ILogger logger);
+}

@@ -1,0 +1,141 @@
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Security.Cryptography;
+
+namespace FileTransfer.Server.Storage;
+
+/// <summary>
+/// Every file's SHA-256. Uploads hand it over as they commit (computed while the bytes streamed);
+/// files placed on disk by other means are hashed once on first request. Kept in a sidecar under
+/// the reserved folder <c>.ft-meta/sha256/</c> so that it survives a restart, keyed by size and
+/// modification time so that a file changed behind our back is hashed again, never misreported.
+/// </summary>
+internal sealed partial class DigestStore(StorageRoot root, ILogger<DigestStore> logger)
+{
+    private const int MaxCachedEntries = 100_000;
+    private const int HashBufferSize = 1024 * 1024;
+
+    private readonly string _sidecarRoot = Path.Join(root.FullPath, StoragePathResolver.ReservedPrefix + "meta", "sha256");
+    private readonly ConcurrentDictionary<string, Entry> _cache = new(StringComparer.Ordinal);
+
+    /// <summary>The SHA-256 of <paramref name="file"/> as it is now.</summary>
+    public async ValueTask<byte[]> GetAsync(StoredFile file, CancellationToken cancellationToken)
+    {
+        var key = new Entry(file.Size, file.LastModified.UtcTicks, []);
+        if (_cache.TryGetValue(file.Name, out var cached) && cached.SameVersion(key))
+        {
+            return cached.Sha256;
+        }
+
+        var sha256 = ReadSidecar(file.Name, key) ?? await ComputeAndSaveAsync(file, key, cancellationToken);
+        Remember(file.Name, key with { Sha256 = sha256 });
+        return sha256;
+    }
+
+    /// <summary>Records the digest of a file about to be committed under <paramref name="name"/>.</summary>
+    public void Save(string name, long size, DateTime lastWriteUtc, byte[] sha256)
+    {
+        var entry = new Entry(size, lastWriteUtc.Ticks, sha256);
+        WriteSidecar(name, entry);
+        Remember(name, entry);
+    }
+
+    /// <summary>Drops the digest of a deleted file.</summary>
+    public void Forget(string name)
+    {
+        _cache.TryRemove(name, out _);
+        TryDelete(SidecarPath(name));
+    }
+
+    private async Task<byte[]> ComputeAndSaveAsync(StoredFile file, Entry key, CancellationToken cancellationToken)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(HashBufferSize);
+        try
+        {
+            using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+            await using var stream = new FileStream(file.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.SequentialScan);
+            int read;
+            while ((read = await stream.ReadAsync(buffer.AsMemory(0, HashBufferSize), cancellationToken)) > 0)
+            {
+                hash.AppendData(buffer, 0, read);
+            }
+
+            var sha256 = hash.GetHashAndReset();
+            LogComputed(logger, file.Name, file.Size);
+            WriteSidecar(file.Name, key with { Sha256 = sha256 });
+            return sha256;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private byte[]? ReadSidecar(string name, Entry key)
+    {
+        try
+        {
+            var parts = File.ReadAllText(SidecarPath(name)).Split(' ', StringSplitOptions.TrimEntries);
+            var stored = new Entry(long.Parse(parts[1], CultureInfo.InvariantCulture), long.Parse(parts[2], CultureInfo.InvariantCulture), Convert.FromHexString(parts[0]));
+            return stored.SameVersion(key) && stored.Sha256.Length == SHA256.HashSizeInBytes ? stored.Sha256 : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
+    private void WriteSidecar(string name, Entry entry)
+    {
+        var path = SidecarPath(name);
+        var temp = $"{path}.{Guid.NewGuid():N}.tmp";
+        try
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+            File.WriteAllText(temp, string.Create(CultureInfo.InvariantCulture, $"{Convert.ToHexStringLower(entry.Sha256)} {entry.Size} {entry.LastWriteTicks}\n"));
+            File.Move(temp, path, overwrite: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // The digest is an optimisation of a later request, never a reason to fail this one.
+            LogSidecarFailed(logger, name, ex);
+            TryDelete(temp);
+        }
+    }
+
+    private void Remember(string name, Entry entry)
+    {
+        if (_cache.Count >= MaxCachedEntries)
+        {
+            _cache.Clear();
+        }
+
+        _cache[name] = entry;
+    }
+
+    private string SidecarPath(string name) => Path.Join([_sidecarRoot, .. name.Split('/')]);
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Left behind: keyed by size and time, a stale sidecar is never believed.
+        }
+    }
+
+    private sealed record Entry(long Size, long LastWriteTicks, byte[] Sha256)
+    {
+        public bool SameVersion(Entry other) => Size == other.Size && LastWriteTicks == other.LastWriteTicks;
+    }
+
+    [LoggerMessage(EventId = 20, Level = LogLevel.Information, Message = "Computed SHA-256 of {Name} ({Size} bytes) placed on disk outside the API")]
+    private static partial void LogComputed(ILogger logger, string name, long size);
+
+    [LoggerMessage(EventId = 21, Level = LogLevel.Warning, Message = "Could not store the SHA-256 sidecar of {Name}")]
+    private static partial void LogSidecarFailed(ILogger logger, string name, Exception exception);
+}

@@ -1,0 +1,185 @@
+using Microsoft.Extensions.Options;
+using Microsoft.Net.Http.Headers;
+using Microsoft.Win32.SafeHandles;
+
+namespace FileTransfer.Server.Storage;
+
+/// <summary>
+/// Writes and deletes files for both protocols: size limits, preconditions, digests and the
+/// atomic commit live here and nowhere else.
+/// </summary>
+internal sealed partial class FileStore(
+    IOptions<StorageOptions> options,
+    FileCatalog catalog,
+    DigestStore digests,
+    NameLocks locks,
+    ContentTypes contentTypes,
+    ILogger<FileStore> logger)
+{
+    /// <summary>Prefix of temporary upload files; reserved, so clients can neither list nor name them.</summary>
+    public const string TempFilePrefix = StoragePathResolver.ReservedPrefix + "upload-";
+
+    /// <summary>Checks what can be checked before any byte arrives and opens the temporary file.</summary>
+    public UploadSession BeginUpload(UploadRequest request)
+    {
+        var maxBytes = Math.Min(options.Value.MaxFileSizeBytes, request.MaxBytes ?? long.MaxValue);
+        if (request.DeclaredLength > maxBytes)
+        {
+            throw new UploadException(UploadError.TooLarge, $"The file is {request.DeclaredLength} bytes; the limit is {maxBytes} bytes.");
+        }
+
+        var target = request.Target;
+        CheckPreconditions(request, catalog.Find(target));
+        if (Directory.Exists(target.FullPath))
+        {
+            throw new UploadException(UploadError.NameConflict, $"'{target.Name}' is a folder.");
+        }
+
+        var folder = Path.GetDirectoryName(target.FullPath)!;
+        var created = CreateFolders(folder, target.Name);
+        var tempPath = Path.Join(folder, $"{TempFilePrefix}{Guid.NewGuid():N}.tmp");
+        try
+        {
+            if (request.DeclaredLength is { } declared && declared > new DriveInfo(folder).AvailableFreeSpace)
+            {
+                throw new UploadException(UploadError.DiskFull, "There is not enough free space to store the file.");
+            }
+
+            // Reserving the declared size up front makes a full disk fail now, not after gigabytes.
+            var file = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, request.DeclaredLength ?? 0);
+            return new UploadSession(this, request, maxBytes, tempPath, file, created);
+        }
+        catch (IOException ex) when (IsDiskFull(ex))
+        {
+            Discard(tempPath, created);
+            throw DiskFull(ex);
+        }
+        catch
+        {
+            Discard(tempPath, created);
+            throw;
+        }
+    }
+
+    /// <summary>Deletes the file at <paramref name="path"/>; false when there is none.</summary>
+    public async Task<bool> DeleteAsync(StoragePath path, IReadOnlyList<EntityTagHeaderValue>? ifMatch, CancellationToken cancellationToken)
+    {
+        using (await locks.AcquireAsync(path.FullPath, cancellationToken))
+        {
+            var existing = catalog.Find(path);
+            if (existing is null)
+            {
+                return false;
+            }
+
+            CheckPreconditions(new UploadRequest(path) { IfMatch = ifMatch }, existing);
+            File.Delete(path.FullPath);
+            digests.Forget(path.Name);
+            LogDeleted(logger, path.Name);
+            return true;
+        }
+    }
+
+    internal async Task<UploadResult> CommitAsync(UploadSession session, SafeFileHandle file, string tempPath, byte[] sha256, CancellationToken cancellationToken)
+    {
+        var target = session.Target;
+        RandomAccess.FlushToDisk(file);
+        using (await locks.AcquireAsync(target.FullPath, cancellationToken))
+        {
+            var existing = catalog.Find(target);
+            CheckPreconditions(new UploadRequest(target) { MustNotExist = session.MustNotExist, IfMatch = session.IfMatch }, existing);
+
+            // A strictly later modification time for every version keeps the ETag strong:
+            // two uploads of the same size within one clock tick still get different validators.
+            var lastWrite = DateTime.UtcNow;
+            if (existing is not null && lastWrite.Ticks <= existing.LastModified.UtcTicks)
+            {
+                lastWrite = new DateTime(existing.LastModified.UtcTicks + 1, DateTimeKind.Utc);
+            }
+
+            File.SetLastWriteTimeUtc(file, lastWrite);
+            file.Dispose();
+            digests.Save(target.Name, session.Length, lastWrite, sha256);
+            File.Move(tempPath, target.FullPath, overwrite: true);
+
+            var lastModified = new DateTimeOffset(lastWrite);
+            var stored = new StoredFile(target.Name, target.FullPath, session.Length, contentTypes.For(target.Name), lastModified, EntityTags.For(session.Length, lastModified));
+            LogCommitted(logger, target.Name, session.Length, existing is not null);
+            return new UploadResult(stored, sha256, existing is not null);
+        }
+    }
+
+    /// <summary>Removes what a failed upload left: its temporary file and the folders it created.</summary>
+    internal void Discard(string tempPath, IReadOnlyList<string> createdFolders)
+    {
+        try
+        {
+            File.Delete(tempPath);
+            foreach (var folder in createdFolders.Reverse())
+            {
+                if (!Directory.EnumerateFileSystemEntries(folder).Any())
+                {
+                    Directory.Delete(folder);
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            LogDiscardFailed(logger, tempPath, ex);
+        }
+    }
+
+    internal static bool IsDiskFull(IOException exception) =>
+        exception.HResult is 28 /* ENOSPC */ or 122 /* EDQUOT */ or unchecked((int)0x80070070) or unchecked((int)0x80070027)
+        || exception.Message.Contains("disk was full", StringComparison.OrdinalIgnoreCase);
+
+    internal static UploadException DiskFull(IOException exception) =>
+        new(UploadError.DiskFull, "The storage volume is full; nothing was stored.", exception);
+
+    private static void CheckPreconditions(UploadRequest request, StoredFile? existing)
+    {
+        // RFC 9110 13.1.2: If-None-Match: * fails when any current representation exists.
+        if (request.MustNotExist && existing is not null)
+        {
+            throw new UploadException(UploadError.PreconditionFailed, $"'{request.Target.Name}' already exists.");
+        }
+
+        // RFC 9110 13.1.1: If-Match uses the strong comparison; "*" matches any current representation.
+        if (request.IfMatch is { Count: > 0 } ifMatch
+            && (existing is null || !ifMatch.Any(tag => tag.Equals(EntityTagHeaderValue.Any) || tag.Compare(existing.ETag, useStrongComparison: true))))
+        {
+            throw new UploadException(UploadError.PreconditionFailed, $"'{request.Target.Name}' does not match the ETag given in If-Match.");
+        }
+    }
+
+    private static List<string> CreateFolders(string folder, string name)
+    {
+        var missing = new List<string>();
+        for (var current = folder; !Directory.Exists(current); current = Path.GetDirectoryName(current)!)
+        {
+            if (File.Exists(current))
+            {
+                throw new UploadException(UploadError.NameConflict, $"A folder in '{name}' is a file.");
+            }
+
+            missing.Add(current);
+        }
+
+        missing.Reverse();
+        foreach (var path in missing)
+        {
+            Directory.CreateDirectory(path);
+        }
+
+        return missing;
+    }
+
+    [LoggerMessage(EventId = 30, Level = LogLevel.Information, Message = "Stored {Name} ({Size} bytes, replaced: {Replaced})")]
+    private static partial void LogCommitted(ILogger logger, string name, long size, bool replaced);
+
+    [LoggerMessage(EventId = 31, Level = LogLevel.Information, Message = "Deleted {Name}")]
+    private static partial void LogDeleted(ILogger logger, string name);
+
+    [LoggerMessage(EventId = 32, Level = LogLevel.Warning, Message = "Could not remove the temporary upload file {TempPath}")]
+    private static partial void LogDiscardFailed(ILogger logger, string tempPath, Exception exception);
+}

@@ -1,0 +1,122 @@
+using System.Buffers;
+using System.Security.Cryptography;
+using Microsoft.Win32.SafeHandles;
+
+namespace FileTransfer.Server.Storage;
+
+/// <summary>
+/// One upload on its way to disk: bytes go to a hidden temporary file in the target's folder
+/// (same file system, so the commit is one rename) while SHA-256 and size are computed on the
+/// fly. Disposing an uncommitted session deletes the temporary file: the previous version of the
+/// target is never touched until <see cref="CommitAsync"/> renames over it.
+/// </summary>
+internal sealed class UploadSession : IAsyncDisposable
+{
+    private const int CopyBufferSize = 256 * 1024;
+
+    private readonly UploadRequest _request;
+    private readonly FileStore _store;
+    private readonly long _maxBytes;
+    private readonly string _tempPath;
+    private readonly IReadOnlyList<string> _createdFolders;
+    private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+    private SafeFileHandle? _file;
+    private bool _committed;
+
+    internal UploadSession(FileStore store, UploadRequest request, long maxBytes, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
+    {
+        _store = store;
+        _request = request;
+        _maxBytes = maxBytes;
+        _tempPath = tempPath;
+        _file = file;
+        _createdFolders = createdFolders;
+    }
+
+    public StoragePath Target => _request.Target;
+
+    public bool MustNotExist => _request.MustNotExist;
+
+    public IReadOnlyList<Microsoft.Net.Http.Headers.EntityTagHeaderValue>? IfMatch => _request.IfMatch;
+
+    /// <summary>Bytes received so far.</summary>
+    public long Length { get; private set; }
+
+    /// <summary>Appends one piece of the body; refuses the piece that would pass the size limit.</summary>
+    public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        if (Length + bytes.Length > _maxBytes)
+        {
+            throw new UploadException(UploadError.TooLarge, $"The file is larger than the limit of {_maxBytes} bytes.");
+        }
+
+        try
+        {
+            await RandomAccess.WriteAsync(_file!, bytes, Length, cancellationToken);
+        }
+        catch (IOException ex) when (FileStore.IsDiskFull(ex))
+        {
+            throw FileStore.DiskFull(ex);
+        }
+
+        _hash.AppendData(bytes.Span);
+        Length += bytes.Length;
+    }
+
+    /// <summary>Streams <paramref name="source"/> to the end into the file through one pooled buffer.</summary>
+    public async Task CopyFromAsync(Stream source, CancellationToken cancellationToken)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(CopyBufferSize);
+        try
+        {
+            int read;
+            // Filling the buffer before each write keeps the write syscalls few on fast links.
+            while ((read = await source.ReadAtLeastAsync(buffer.AsMemory(0, CopyBufferSize), CopyBufferSize, throwOnEndOfStream: false, cancellationToken)) > 0)
+            {
+                await AppendAsync(buffer.AsMemory(0, read), cancellationToken);
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    /// <summary>
+    /// Verifies length and digest, flushes to disk and renames over the target in one step.
+    /// Returns the stored file, its SHA-256, and whether it replaced an existing file.
+    /// </summary>
+    public async Task<UploadResult> CommitAsync(CancellationToken cancellationToken)
+    {
+        if (_request.DeclaredLength is { } declared && declared != Length)
+        {
+            throw new UploadException(UploadError.LengthMismatch, $"{Length} bytes arrived but {declared} were declared.");
+        }
+
+        var sha256 = _hash.GetHashAndReset();
+        if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
+        {
+            throw new UploadException(UploadError.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
+        }
+
+        var result = await _store.CommitAsync(this, _file!, _tempPath, sha256, cancellationToken);
+        _committed = true;
+        return result;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _file?.Dispose();
+        _file = null;
+        _hash.Dispose();
+        if (!_committed)
+        {
+            _store.Discard(_tempPath, _createdFolders);
+        }
+
+        return ValueTask.CompletedTask;
+    }
+}
+
+/// <summary>A committed upload.</summary>
+internal sealed record UploadResult(StoredFile File, byte[] Sha256, bool Replaced);
