@@ -15,7 +15,9 @@ public sealed class TransferMetricsTests : IDisposable
     private const string Received = "filetransfer_bytes_received_total{protocol=\"rest\"}";
     private const string ActiveDownloads = "filetransfer_transfers_active{direction=\"download\",protocol=\"rest\"}";
 
-    private readonly FileTransferFactory _factory = new();
+    private readonly FileTransferFactory _factory = new FileTransferFactory()
+        .With("Logging:LogLevel:FileTransfer.Server.Diagnostics", "Information");
+
     private readonly LogCapture _logs = new();
 
     [Fact]
@@ -25,7 +27,7 @@ public sealed class TransferMetricsTests : IDisposable
         using var client = CreateClient();
 
         var body = await client.GetByteArrayAsync("/api/files/m/file.bin", TestTimeout.Token);
-        var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+        var metrics = await SettledMetricsAsync(client);
 
         Assert.Equal(100_000, body.Length);
         Assert.Equal(100_000, MetricsText.ValueOf(metrics, Sent));
@@ -43,7 +45,7 @@ public sealed class TransferMetricsTests : IDisposable
 
         using var response = await client.SendAsync(request, TestTimeout.Token);
         await response.Content.ReadAsByteArrayAsync(TestTimeout.Token);
-        var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+        var metrics = await SettledMetricsAsync(client);
 
         Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
         Assert.Equal(1000, MetricsText.ValueOf(metrics, Sent));
@@ -62,7 +64,7 @@ public sealed class TransferMetricsTests : IDisposable
         using var notModified = await client.SendAsync(conditional, TestTimeout.Token);
         using var missing = await client.GetAsync("/api/files/m/missing.bin", TestTimeout.Token);
         using var listing = await client.GetAsync("/api/files", TestTimeout.Token);
-        var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+        var metrics = await SettledMetricsAsync(client);
 
         Assert.Equal(HttpStatusCode.NotModified, notModified.StatusCode);
         Assert.Equal(1, MetricsText.ValueOf(metrics, Completed("download", "not_modified")));
@@ -78,7 +80,7 @@ public sealed class TransferMetricsTests : IDisposable
         using var client = CreateClient();
 
         using var response = await client.PutAsync("/api/files/m/uploaded.bin", new ByteArrayContent(bytes), TestTimeout.Token);
-        var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+        var metrics = await SettledMetricsAsync(client);
 
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
         Assert.Equal(70_000, MetricsText.ValueOf(metrics, Received));
@@ -92,6 +94,7 @@ public sealed class TransferMetricsTests : IDisposable
         using var client = CreateClient();
 
         await client.GetByteArrayAsync("/api/files/m/logged.bin", TestTimeout.Token);
+        await SettledMetricsAsync(client);
 
         var entry = Assert.Single(_logs.Entries, e => e.EventId.Id == 100);
         Assert.Equal(LogLevel.Information, entry.Level);
@@ -117,16 +120,31 @@ public sealed class TransferMetricsTests : IDisposable
 
         client.Dispose();
         using var observer = KestrelFactory.ClientFor(server.AddressOf(HttpProtocols.Http1), HttpVersion.Version11);
-        var metrics = string.Empty;
-        for (var i = 0; i < 200 && MetricsText.ValueOf(metrics, Completed("download", "aborted")) == 0; i++)
-        {
-            await Task.Delay(50, TestTimeout.Token);
-            metrics = await observer.GetStringAsync("/metrics", TestTimeout.Token);
-        }
+        var metrics = await SettledMetricsAsync(observer);
 
         Assert.Equal(1, MetricsText.ValueOf(metrics, Completed("download", "aborted")));
         Assert.InRange(MetricsText.ValueOf(metrics, Sent), 100_000, 64 * 1024 * 1024 - 1);
         Assert.Equal(0, MetricsText.ValueOf(metrics, ActiveDownloads));
+    }
+
+    /// <summary>
+    /// /metrics once no transfer is active any more. A client can hold the last byte before the
+    /// server's pipeline has returned, and the transfer is counted as completed only then.
+    /// </summary>
+    private static async Task<string> SettledMetricsAsync(HttpClient client)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (true)
+        {
+            var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+            var active = metrics.Split('\n').Where(l => l.StartsWith("filetransfer_transfers_active{", StringComparison.Ordinal)).Sum(l => long.Parse(l[(l.LastIndexOf(' ') + 1)..]));
+            if (active == 0 || DateTime.UtcNow > deadline)
+            {
+                return metrics;
+            }
+
+            await Task.Delay(20, TestTimeout.Token);
+        }
     }
 
     private static string Completed(string direction, string outcome) =>
