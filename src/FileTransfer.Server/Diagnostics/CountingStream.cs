@@ -1,8 +1,12 @@
+using System.Runtime.CompilerServices;
+
 namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
 /// Passes reads and writes through to <paramref name="inner"/> and reports the bytes that
 /// actually went through: a write is counted once the transport accepted it, a read once it returned.
+/// The async methods use pooled state machines: a download awaits thousands of writes that
+/// complete asynchronously (HTTP/2 flow control), and each would otherwise allocate one.
 /// </summary>
 internal sealed class CountingStream(Stream inner, TransferMetrics.Transfer transfer) : Stream
 {
@@ -27,6 +31,7 @@ internal sealed class CountingStream(Stream inner, TransferMetrics.Transfer tran
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
         ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
         Counted(await inner.ReadAsync(buffer, cancellationToken));
 
@@ -41,6 +46,7 @@ internal sealed class CountingStream(Stream inner, TransferMetrics.Transfer tran
     public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
         WriteAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         await inner.WriteAsync(buffer, cancellationToken);

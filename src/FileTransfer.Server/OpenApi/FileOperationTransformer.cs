@@ -40,9 +40,11 @@ internal sealed class FileOperationTransformer : IOpenApiOperationTransformer
                 UploadDescription.ApplyMultipart(operation, document);
                 break;
             case "DELETE":
+                Add(operation, Header("If-Match", "ETag: delete only the version with this ETag, else 412 (RFC 9110 13.1.1)."));
                 Ensure(operation, 204, () => new OpenApiResponse { Description = "Deleted." });
                 Ensure(operation, 400, () => Problem(document, 400, "The name is not a valid file name."));
                 Ensure(operation, 404, () => Problem(document, 404, "There is no such file."));
+                Ensure(operation, 412, () => Problem(document, 412, "If-Match and the file changed."));
                 break;
         }
 

@@ -21,6 +21,7 @@ internal static class OpenApiParts
         [409] = ("https://tools.ietf.org/html/rfc9110#section-15.5.10", "Conflict"),
         [412] = ("https://tools.ietf.org/html/rfc9110#section-15.5.13", "Precondition Failed"),
         [413] = ("https://tools.ietf.org/html/rfc9110#section-15.5.14", "Content Too Large"),
+        [415] = ("https://tools.ietf.org/html/rfc9110#section-15.5.16", "Unsupported Media Type"),
         [416] = ("https://tools.ietf.org/html/rfc9110#section-15.5.17", "Range Not Satisfiable"),
         [500] = ("https://tools.ietf.org/html/rfc9110#section-15.6.1", "Internal Server Error"),
         [503] = ("https://tools.ietf.org/html/rfc9110#section-15.6.4", "Service Unavailable"),

@@ -55,11 +55,13 @@ internal static class UploadDescription
         };
         Ensure(operation, 201, () => new OpenApiResponse { Description = "Stored every part; the body lists them." });
         AddUploadErrors(operation, document);
+        Ensure(operation, 415, () => Problem(document, 415, "The body is not multipart/form-data."));
     }
 
     private static void AddUploadErrors(OpenApiOperation operation, OpenApiDocument document)
     {
         Ensure(operation, 400, () => Problem(document, 400, "Invalid name, or the Content-Digest does not match the bytes."));
+        Ensure(operation, 409, () => Problem(document, 409, "The name is a folder, or a folder in the name is a file."));
         Ensure(operation, 413, () => Problem(document, 413, "Larger than Storage:MaxFileSizeBytes or the signed link's limit."));
         Ensure(operation, 507, () => Problem(document, 507, "The server's disk is full; nothing was stored."));
     }
