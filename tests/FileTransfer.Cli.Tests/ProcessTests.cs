@@ -3,7 +3,7 @@ using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Cli.Tests;
 
-/// <summary>The built tool (<c>dotnet FileTransfer.Cli.dll</c>) against the built server, both as processes.</summary>
+/// <summary>The built tool (<c>dotnet filetransfer.dll</c>) against the built server, both as processes.</summary>
 public sealed class ProcessTests : IAsyncLifetime
 {
     private static readonly Dictionary<string, string> NoEnvironment = [];

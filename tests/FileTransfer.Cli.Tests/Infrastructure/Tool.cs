@@ -6,9 +6,9 @@ namespace FileTransfer.Cli.Tests.Infrastructure;
 /// <summary>The tool as users run it: in-process through its entry point with a captured console, or as a process.</summary>
 public static class Tool
 {
-    /// <summary>The built tool, <c>dotnet FileTransfer.Cli.dll</c>.</summary>
+    /// <summary>The built tool, <c>dotnet filetransfer.dll</c>.</summary>
     public static string Assembly { get; } =
-        Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Cli", "bin", RepositoryPaths.Configuration, "net10.0", "FileTransfer.Cli.dll");
+        Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Cli", "bin", RepositoryPaths.Configuration, "net10.0", "filetransfer.dll");
 
     /// <summary>Runs the tool's entry point in-process; standard output and error are captured, neither is a terminal.</summary>
     public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
