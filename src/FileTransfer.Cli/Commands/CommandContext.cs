@@ -17,6 +17,23 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
 
     public RemoteFile Resolve(string nameOrUrl) => RemoteFile.Resolve(nameOrUrl, Settings.Server);
 
+    /// <summary>A request without a body to <paramref name="file"/>; an error status becomes its <see cref="CliException"/>.</summary>
+    public async Task<HttpResponseMessage> SendAsync(HttpClient client, HttpMethod method, RemoteFile file, CancellationToken cancellationToken)
+    {
+        using var request = RestClient.Request(method, file, Settings);
+        var response = await Network.SendAsync(client, request, cancellationToken);
+        try
+        {
+            await ResponseErrors.EnsureSuccessAsync(response, file.Name, cancellationToken);
+            return response;
+        }
+        catch
+        {
+            response.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>A line on standard error unless <c>--quiet</c>.</summary>
     public void Note(string message)
     {

@@ -14,9 +14,7 @@ internal static class InfoCommand
         {
             var file = context.Resolve(context.Parse.GetValue(name)!);
             using var client = RestClient.Create();
-            using var request = RestClient.Request(HttpMethod.Head, file, context.Settings);
-            using var response = await Network.SendAsync(client, request, cancellationToken);
-            await ResponseErrors.EnsureSuccessAsync(response, file.Name, cancellationToken);
+            using var response = await context.SendAsync(client, HttpMethod.Head, file, cancellationToken);
 
             var content = response.Content.Headers;
             var sha256 = Digests.ReadSha256(response, Digests.ReprDigest);

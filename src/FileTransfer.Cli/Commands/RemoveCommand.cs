@@ -13,9 +13,7 @@ internal static class RemoveCommand
         {
             var file = context.Resolve(context.Parse.GetValue(name)!);
             using var client = RestClient.Create();
-            using var request = RestClient.Request(HttpMethod.Delete, file, context.Settings);
-            using var response = await Network.SendAsync(client, request, cancellationToken);
-            await ResponseErrors.EnsureSuccessAsync(response, file.Name, cancellationToken);
+            using var response = await context.SendAsync(client, HttpMethod.Delete, file, cancellationToken);
             context.Note($"Deleted {file.Name}");
         }));
         return command;
