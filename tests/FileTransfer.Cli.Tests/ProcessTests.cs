@@ -1,5 +1,6 @@
 using FileTransfer.Cli.Tests.Infrastructure;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Interop;
 
 namespace FileTransfer.Cli.Tests;
 
@@ -35,7 +36,7 @@ public sealed class ProcessTests : IAsyncLifetime
         var output = _local.PathOf("clip.bin");
 
         var result = await Tool.RunProcessAsync(_local.RootPath, NoEnvironment,
-            "download", "videos/clip.bin", "-o", output, "--server", _server.Http1.ToString(), "--protocol", "rest", "--api-key", "test-key");
+            "download", "videos/clip.bin", "-o", output, "--server", _server.Http1.ToString(), "--protocol", "rest", "--api-key", ExternalTool.ApiKey);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(await File.ReadAllBytesAsync(output, TestTimeout.Token)));
@@ -60,7 +61,7 @@ public sealed class ProcessTests : IAsyncLifetime
     {
         var source = _local.WriteRandom("photo.jpg", 1_234_567);
 
-        var result = await Tool.RunProcessAsync(_local.RootPath, new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = "test-key" },
+        var result = await Tool.RunProcessAsync(_local.RootPath, new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = ExternalTool.ApiKey },
             "upload", _local.PathOf("photo.jpg"), "photos/photo.jpg", "--server", _server.Http1.ToString(), "--protocol", "rest");
 
         Assert.True(result.ExitCode == 0, result.ToString());

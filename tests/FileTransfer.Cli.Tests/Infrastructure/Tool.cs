@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Interop;
 
 namespace FileTransfer.Cli.Tests.Infrastructure;
 
@@ -10,13 +11,17 @@ public static class Tool
     public static string Assembly { get; } =
         Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Cli", "bin", RepositoryPaths.Configuration, "net10.0", "filetransfer.dll");
 
-    /// <summary>Runs the tool's entry point in-process; standard output and error are captured, neither is a terminal.</summary>
+    /// <summary>
+    /// Runs the tool's entry point in-process; standard output and error are captured, neither is a
+    /// terminal. Unless the test sets it, <c>FILETRANSFER_API_KEY</c> is the key the test servers accept.
+    /// </summary>
     public static async Task<CliResult> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         using var output = new StringWriter();
         using var error = new StringWriter();
         var console = new CliConsole(output, error, Interactive: false);
-        var exitCode = await FileTransferCommand.RunAsync(args, console, name => environment?.GetValueOrDefault(name), TestTimeout.Token);
+        var exitCode = await FileTransferCommand.RunAsync(args, console, name =>
+            environment?.GetValueOrDefault(name) ?? (name == GlobalOptions.ApiKeyVariable ? ExternalTool.ApiKey : null), TestTimeout.Token);
         return new CliResult(exitCode, output.ToString(), error.ToString());
     }
 

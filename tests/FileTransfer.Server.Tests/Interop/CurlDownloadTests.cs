@@ -48,7 +48,7 @@ public sealed class CurlDownloadTests : IDisposable
         var output = Path.Combine(_downloads.RootPath, "plain.bin");
         var url = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files/curl/plain.bin");
 
-        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", "--http1.1", "-D", "-", "-w", "%{http_version}", "-o", output, url.ToString());
+        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", "-H", ExternalTool.AuthorizationHeader, "--http1.1", "-D", "-", "-w", "%{http_version}", "-o", output, url.ToString());
 
         Assert.True(exitCode == 0, stdout);
         Assert.EndsWith("1.1", stdout, StringComparison.Ordinal);
@@ -66,7 +66,7 @@ public sealed class CurlDownloadTests : IDisposable
         var endpoint = protocol == "--http1.1" ? HttpProtocols.Http1 : HttpProtocols.Http2;
         var url = new Uri(_server.AddressOf(endpoint), "/api/files/curl/range.bin");
 
-        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", protocol, "-r", "1000-65535", "-w", "%{http_code}", "-o", output, url.ToString());
+        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", "-H", ExternalTool.AuthorizationHeader, protocol, "-r", "1000-65535", "-w", "%{http_code}", "-o", output, url.ToString());
 
         Assert.True(exitCode == 0, stdout);
         Assert.Equal("206", stdout);

@@ -21,7 +21,7 @@ public sealed class CurlUploadTests : IDisposable
         var url = new Uri(_server.AddressOf(endpoint), "/api/files/curl/up.bin");
         var digest = $"Content-Digest: sha-256=:{Convert.ToBase64String(SHA256.HashData(source))}:";
 
-        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", protocol, "-T", _local.PathOf("up.bin"), "-H", digest, "-w", "\n%{http_code}", url.ToString());
+        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", "-H", ExternalTool.AuthorizationHeader, protocol, "-T", _local.PathOf("up.bin"), "-H", digest, "-w", "\n%{http_code}", url.ToString());
 
         Assert.True(exitCode == 0, output);
         Assert.EndsWith("\n201", output, StringComparison.Ordinal);
@@ -36,7 +36,7 @@ public sealed class CurlUploadTests : IDisposable
         var url = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files/curl/bad.bin");
         var wrong = $"Content-Digest: sha-256=:{Convert.ToBase64String(SHA256.HashData("other"u8))}:";
 
-        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", "-T", _local.PathOf("bad.bin"), "-H", wrong, "-D", "-", "-w", "\n%{http_code}", url.ToString());
+        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", "-H", ExternalTool.AuthorizationHeader, "-T", _local.PathOf("bad.bin"), "-H", wrong, "-D", "-", "-w", "\n%{http_code}", url.ToString());
 
         Assert.True(exitCode == 0, output);
         Assert.EndsWith("\n400", output, StringComparison.Ordinal);
@@ -51,7 +51,7 @@ public sealed class CurlUploadTests : IDisposable
         var two = _local.WriteRandom("two.txt", 5);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files?folder=forms");
 
-        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", "-F", $"file=@{_local.PathOf("one.bin")}", "-F", $"file=@{_local.PathOf("two.txt")}", "-w", "\n%{http_code}", url.ToString());
+        var (exitCode, output) = await CurlDownloadTests.RunCurlAsync("-sS", "-H", ExternalTool.AuthorizationHeader, "-F", $"file=@{_local.PathOf("one.bin")}", "-F", $"file=@{_local.PathOf("two.txt")}", "-w", "\n%{http_code}", url.ToString());
 
         Assert.True(exitCode == 0, output);
         Assert.EndsWith("\n201", output, StringComparison.Ordinal);

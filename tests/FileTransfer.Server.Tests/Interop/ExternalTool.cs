@@ -6,6 +6,15 @@ namespace FileTransfer.Server.Tests.Interop;
 /// <summary>Runs a third-party client (curl, nghttp, h2load) installed by scripts/install-test-deps.sh.</summary>
 public static class ExternalTool
 {
+    /// <summary>
+    /// The key third-party clients send. The server ignores it until authentication lands; then it
+    /// must be the key the test factories configure (the security work names it FileTransferFactory.TestKey).
+    /// </summary>
+    public const string ApiKey = "test-key-with-every-scope-0123456789";
+
+    /// <summary>The header as curl and nghttp take it.</summary>
+    public const string AuthorizationHeader = "Authorization: Bearer " + ApiKey;
+
     /// <summary>Exit code, standard output as raw bytes (bodies are binary), standard error as text.</summary>
     public static async Task<(int ExitCode, byte[] Output, string Error)> RunAsync(string tool, params string[] arguments)
     {

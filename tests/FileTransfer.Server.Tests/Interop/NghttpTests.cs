@@ -6,6 +6,9 @@ namespace FileTransfer.Server.Tests.Interop;
 /// <summary>nghttp2's own clients against the cleartext HTTP/2 endpoint (prior knowledge, no upgrade).</summary>
 public sealed class NghttpTests : IDisposable
 {
+    // HTTP/2 header names are lower case (RFC 9113 8.2.1).
+    private const string Authorization = "authorization: Bearer " + ExternalTool.ApiKey;
+
     private readonly KestrelFactory _server = new();
 
     [Fact]
@@ -14,7 +17,7 @@ public sealed class NghttpTests : IDisposable
         var source = _server.Storage.WriteRandom("h2/file.bin", 1_048_577);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http2), "/api/files/h2/file.bin");
 
-        var (exitCode, body, error) = await ExternalTool.RunAsync("nghttp", url.ToString());
+        var (exitCode, body, error) = await ExternalTool.RunAsync("nghttp", "-H", Authorization, url.ToString());
 
         Assert.True(exitCode == 0, error);
         Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(body));
@@ -26,8 +29,8 @@ public sealed class NghttpTests : IDisposable
         var source = _server.Storage.WriteRandom("h2/range.bin", 50_000);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http2), "/api/files/h2/range.bin");
 
-        var (exitCode, body, error) = await ExternalTool.RunAsync("nghttp", "-H", "range: bytes=100-199", url.ToString());
-        var (_, verbose, _) = await ExternalTool.RunAsync("nghttp", "-v", "-n", "-H", "range: bytes=100-199", url.ToString());
+        var (exitCode, body, error) = await ExternalTool.RunAsync("nghttp", "-H", Authorization, "-H", "range: bytes=100-199", url.ToString());
+        var (_, verbose, _) = await ExternalTool.RunAsync("nghttp", "-v", "-n", "-H", Authorization, "-H", "range: bytes=100-199", url.ToString());
 
         Assert.True(exitCode == 0, error);
         Assert.Equal(source[100..200], body);
@@ -40,7 +43,7 @@ public sealed class NghttpTests : IDisposable
         _server.Storage.WriteRandom("h2/load.bin", 100_000);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http2), "/api/files/h2/load.bin");
 
-        var (exitCode, output, error) = await ExternalTool.RunAsync("h2load", "-n", "40", "-c", "2", "-m", "10", url.ToString());
+        var (exitCode, output, error) = await ExternalTool.RunAsync("h2load", "-H", Authorization, "-n", "40", "-c", "2", "-m", "10", url.ToString());
 
         var text = System.Text.Encoding.UTF8.GetString(output);
         Assert.True(exitCode == 0, text + error);
