@@ -1,5 +1,10 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using System.Text.Json;
 using FileTransfer.Cli.Tests.Infrastructure;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Interop;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace FileTransfer.Cli.Tests;
@@ -62,12 +67,13 @@ public sealed class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task A_Full_Url_Is_Used_As_Is_Like_A_Signed_Link()
+    public async Task A_Signed_Link_Is_Used_As_Is_Without_The_Api_Key()
     {
         var source = _server.Storage.WriteRandom("links/file.bin", 2048);
-        var link = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files/links/file.bin?expires=1&signature=abc").ToString();
+        var link = await SignedReadLinkAsync("links/file.bin");
+        var noKey = new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = string.Empty };
 
-        var result = await Tool.RunAsync("download", link, "-o", _local.RootPath + "/");
+        var result = await Tool.RunAsync(noKey, "download", link, "-o", _local.RootPath + "/");
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Equal(source, await File.ReadAllBytesAsync(_local.PathOf("file.bin"), TestTimeout.Token));
@@ -128,6 +134,21 @@ public sealed class CommandTests : IDisposable
     }
 
     private string Http1 => _server.AddressOf(HttpProtocols.Http1).ToString();
+
+    /// <summary>
+    /// A read link from <c>POST /api/links</c>. A build without link issuing (404) serves files
+    /// without authentication; a URL with a query string stands in for the link there.
+    /// </summary>
+    private async Task<string> SignedReadLinkAsync(string name)
+    {
+        using var client = KestrelFactory.ClientFor(_server.AddressOf(HttpProtocols.Http1), HttpVersion.Version11);
+        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", ExternalTool.ApiKey);
+        using var response = await client.PostAsJsonAsync("/api/links", new { path = name, access = "read" }, TestTimeout.Token);
+        var token = response.StatusCode == HttpStatusCode.NotFound
+            ? "stand-in"
+            : (await response.Content.ReadFromJsonAsync<JsonElement>(TestTimeout.Token)).GetProperty("token").GetString();
+        return new Uri(_server.AddressOf(HttpProtocols.Http1), $"/api/files/{name}?sig={Uri.EscapeDataString(token!)}").ToString();
+    }
 
     private string Http2 => _server.AddressOf(HttpProtocols.Http2).ToString();
 

@@ -12,8 +12,15 @@ public sealed class ProcessTests : IAsyncLifetime
     private readonly TempStorage _local = new();
     private ServerProcess _server = null!;
 
+    // The key is ignored until authentication lands, then it is the one the tool sends.
     public async Task InitializeAsync() =>
-        _server = await ServerProcess.StartAsync(new Dictionary<string, string> { ["Storage__RootPath"] = _serverStorage.RootPath });
+        _server = await ServerProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["Storage__RootPath"] = _serverStorage.RootPath,
+            ["Auth__ApiKeys__0__Key"] = ExternalTool.ApiKey,
+            ["Auth__ApiKeys__0__Scopes__0"] = "read",
+            ["Auth__ApiKeys__0__Scopes__1"] = "write",
+        });
 
     [Fact]
     public async Task Help_Lists_Every_Command()
@@ -48,7 +55,8 @@ public sealed class ProcessTests : IAsyncLifetime
     [Fact]
     public async Task Download_Of_A_Missing_File_Exits_3()
     {
-        var result = await Tool.RunProcessAsync(_local.RootPath, new Dictionary<string, string> { ["FILETRANSFER_SERVER"] = _server.Http2.ToString() },
+        var environment = new Dictionary<string, string> { ["FILETRANSFER_SERVER"] = _server.Http2.ToString(), ["FILETRANSFER_API_KEY"] = ExternalTool.ApiKey };
+        var result = await Tool.RunProcessAsync(_local.RootPath, environment,
             "download", "no/such.bin", "--http", "2");
 
         Assert.Equal(3, result.ExitCode);

@@ -7,8 +7,8 @@ namespace FileTransfer.Server.OpenApi;
 
 /// <summary>
 /// Completes the <c>api/files</c> operations with what attributes cannot say: the conditional and
-/// range headers, binary bodies, response headers, and one RFC 9457 problem response per error
-/// status. Keyed by route and method, so that operations added later (uploads, delete) are
+/// range headers, binary bodies, response headers; and makes every operation's error responses
+/// RFC 9457 problems with their problem type. Keyed by route and method, so that operations added later (uploads, delete) are
 /// described as soon as they exist.
 /// </summary>
 internal sealed class FileOperationTransformer : IOpenApiOperationTransformer
@@ -20,13 +20,18 @@ internal sealed class FileOperationTransformer : IOpenApiOperationTransformer
         var route = context.Description.RelativePath?.Split('?')[0].TrimEnd('/');
         var method = context.Description.HttpMethod?.ToUpperInvariant();
         var document = context.Document;
-        if (route is null || document is null || !route.StartsWith(FilesRoute, StringComparison.Ordinal))
+        if (document is null)
         {
             return Task.CompletedTask;
         }
 
-        // First make what the attributes declared consistent, then add and override per operation.
+        // Every operation's errors are problem details; then api/files gets its own details.
         NormalizeResponses(operation, document);
+        if (route is null || !route.StartsWith(FilesRoute, StringComparison.Ordinal))
+        {
+            return Task.CompletedTask;
+        }
+
         var isFile = route.Length > FilesRoute.Length;
         switch (method)
         {

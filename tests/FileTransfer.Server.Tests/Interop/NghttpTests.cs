@@ -43,7 +43,7 @@ public sealed class NghttpTests : IDisposable
         _server.Storage.WriteRandom("h2/load.bin", 100_000);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http2), "/api/files/h2/load.bin");
 
-        var (exitCode, output, error) = await ExternalTool.RunAsync("h2load", "-H", Authorization, "-n", "40", "-c", "2", "-m", "10", url.ToString());
+        var (exitCode, output, error) = await ExternalTool.RunAsync("h2load", "-H", Authorization, "-n", "40", "-c", "2", "-m", "4", url.ToString());
 
         var text = System.Text.Encoding.UTF8.GetString(output);
         Assert.True(exitCode == 0, text + error);
