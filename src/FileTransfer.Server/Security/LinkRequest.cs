@@ -9,11 +9,11 @@ namespace FileTransfer.Server.Security;
 /// <param name="MaxBytes">Write links: largest upload the link allows; default and ceiling <c>Storage:MaxFileSizeBytes</c>.</param>
 /// <param name="Sha256">Write links: lowercase hex SHA-256 the uploaded bytes must have.</param>
 public sealed record LinkRequest(
-    [property: Required] string Path,
-    [property: Required, RegularExpression("^(read|write)$", ErrorMessage = "Access must be 'read' or 'write'.")] string Access,
-    [property: Range(1, int.MaxValue)] int? ExpiresInSeconds = null,
-    [property: Range(0, long.MaxValue)] long? MaxBytes = null,
-    [property: RegularExpression("^[0-9a-f]{64}$", ErrorMessage = "Sha256 must be 64 lowercase hex digits.")] string? Sha256 = null);
+    [Required] string Path,
+    [Required, RegularExpression("^(read|write)$", ErrorMessage = "Access must be 'read' or 'write'.")] string Access,
+    [Range(1, int.MaxValue)] int? ExpiresInSeconds = null,
+    [Range(0, long.MaxValue)] long? MaxBytes = null,
+    [RegularExpression("^[0-9a-f]{64}$", ErrorMessage = "Sha256 must be 64 lowercase hex digits.")] string? Sha256 = null);
 
 /// <summary>A signed link: <see cref="Url"/> works with curl alone until <see cref="ExpiresAt"/>.</summary>
 /// <param name="Url">Absolute URL of the file with the token in its query string.</param>

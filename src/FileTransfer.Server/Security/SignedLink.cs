@@ -21,5 +21,6 @@ internal sealed record SignedLink(
     /// <summary>Query parameter that carries the token: <c>?sig=...</c>.</summary>
     public const string QueryParameter = "sig";
 
+    [JsonIgnore]
     public DateTimeOffset Expires => DateTimeOffset.FromUnixTimeSeconds(ExpiresAt);
 }
