@@ -11,7 +11,6 @@ namespace FileTransfer.Server.Security;
 [Route("api/links")]
 [Authorize]
 [Consumes(MediaTypeNames.Application.Json)]
-[Produces(MediaTypeNames.Application.Json)]
 internal sealed class LinksController(
     SignedLinkSigner signer,
     StoragePathResolver resolver,
@@ -25,10 +24,11 @@ internal sealed class LinksController(
     /// <c>write</c>); a signed link cannot issue links.
     /// </summary>
     [HttpPost]
-    [ProducesResponseType<LinkResponse>(StatusCodes.Status200OK)]
+    [ProducesResponseType<LinkResponse>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status401Unauthorized, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status403Forbidden, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status415UnsupportedMediaType, "application/problem+json")]
     public IActionResult Issue(LinkRequest request)
     {
         if (User.HasClaim(c => c.Type == FileTransferClaims.Path))

@@ -91,13 +91,13 @@ internal sealed class SignedLinkSigner
 
     private static bool TryDecode(string text, out byte[] bytes)
     {
-        bytes = new byte[Base64Url.GetMaxDecodedLength(text.Length)];
-        if (Base64Url.TryDecodeFromChars(text, bytes, out var written))
+        if (!Base64Url.IsValid(text, out var length))
         {
-            bytes = bytes[..written];
-            return true;
+            bytes = [];
+            return false;
         }
 
-        return false;
+        bytes = new byte[length];
+        return Base64Url.TryDecodeFromChars(text, bytes, out _);
     }
 }
