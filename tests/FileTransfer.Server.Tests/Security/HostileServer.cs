@@ -1,3 +1,4 @@
+using System.Net;
 using System.Text;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -45,10 +46,8 @@ public sealed class HostileServer : IDisposable
 
     private async Task<bool> ProbeAsync(string method)
     {
-        var name = $"probe-{Guid.NewGuid():N}.txt";
-        var response = await SendAsync(method, name, method == "DELETE" ? null : "probe"u8.ToArray());
-        File.Delete(Path.Combine(Sandbox.RootPath, name));
-        return response.Status != 405;
+        using var client = KestrelFactory.ClientFor(Address, HttpVersion.Version11);
+        return await UploadEndpoints.IsServedAsync(client, method, name => File.Delete(Path.Combine(Sandbox.RootPath, name)));
     }
 
     private byte[] Encode(string target) =>
