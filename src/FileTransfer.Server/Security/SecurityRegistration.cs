@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.OpenApi;
 using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -32,6 +33,8 @@ internal static class SecurityRegistration
 
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
+
+        services.Configure<OpenApiOptions>("v1", options => options.AddDocumentTransformer<OpenApiSecurityTransformer>());
 
         services.AddRateLimiter(options =>
         {

@@ -89,6 +89,21 @@ public sealed class ApiKeyTests(SecurityFactory factory) : IClassFixture<Securit
     }
 
     [Fact]
+    public async Task OpenApi_Declares_Bearer_Api_Key_And_Signed_Link_As_Alternatives()
+    {
+        using var client = factory.ClientWith(null);
+
+        using var document = JsonDocument.Parse(await client.GetStringAsync("/openapi/v1.json", TestTimeout.Token));
+
+        var schemes = document.RootElement.GetProperty("components").GetProperty("securitySchemes");
+        Assert.Equal("bearer", schemes.GetProperty("Bearer").GetProperty("scheme").GetString());
+        Assert.Equal("X-Api-Key", schemes.GetProperty("ApiKey").GetProperty("name").GetString());
+        Assert.Equal("query", schemes.GetProperty("SignedLink").GetProperty("in").GetString());
+        Assert.Equal(3, document.RootElement.GetProperty("security").GetArrayLength());
+        Assert.True(document.RootElement.GetProperty("paths").TryGetProperty("/api/links", out _));
+    }
+
+    [Fact]
     public async Task A_Key_Carries_Its_Scopes_And_A_Key_Id_But_Never_The_Key()
     {
         using var client = factory.ClientWith(SecurityFactory.WriteKey);
