@@ -1,3 +1,4 @@
+using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 
 namespace FileTransfer.Server.Hosting;
@@ -18,7 +19,9 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseExceptionHandler();
         app.UseStatusCodePages();
 
-        app.MapControllers();
+        app.UseFileTransferSecurity();
+
+        app.MapControllers().RequireFileScopes();
         app.MapHealthChecks("/healthz");
         app.MapOpenApi();
         app.UseSwaggerUI(options =>

@@ -1,3 +1,4 @@
+using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
@@ -39,6 +40,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddProblemDetails();
         services.AddOpenApi();
         services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
+        builder.AddFileTransferSecurity();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }
