@@ -1,4 +1,5 @@
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 
 namespace FileTransfer.Server.Hosting;
@@ -20,7 +21,9 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseStatusCodePages();
         app.UseTransferDiagnostics();
 
-        app.MapControllers();
+        app.UseFileTransferSecurity();
+
+        app.MapControllers().RequireFileScopes();
         app.MapHealthChecks("/healthz");
         app.MapOpenApi();
         app.UseSwaggerUI(options =>

@@ -1,5 +1,6 @@
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.OpenApi;
+using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
@@ -42,6 +43,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
         services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
         services.AddTransferDiagnostics();
+        builder.AddFileTransferSecurity();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }

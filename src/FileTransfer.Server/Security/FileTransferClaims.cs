@@ -10,6 +10,9 @@ internal static class FileTransferClaims
     /// <summary>One claim per granted scope: "read", "write" or "delete".</summary>
     public const string Scope = "ft:scope";
 
+    /// <summary>API keys only: a short, non-secret id of the key (from its hash), for logs and rate limits.</summary>
+    public const string KeyId = "ft:key_id";
+
     /// <summary>Signed links only: the one file name the link is valid for.</summary>
     public const string Path = "ft:path";
 

@@ -1,67 +1,114 @@
-using System.Runtime.InteropServices;
-
 namespace FileTransfer.Server.Storage;
 
 /// <summary>
-/// Resolves a path the way the operating system will when it opens it: every symbolic link
-/// followed, "." and ".." removed. Parts that do not exist yet (an upload's target) cannot be
-/// links, so they are appended to the canonical form of the deepest part that does exist.
+/// Resolves a path the way the operating system will when it opens or creates it: every symbolic
+/// link (or junction) followed, "." and ".." applied after each link, as POSIX path resolution does
+/// (POSIX.1-2017 XBD 4.13). Parts that do not exist yet (an upload's target) cannot be links, so
+/// they are appended as they are.
 /// </summary>
-internal static partial class CanonicalPath
+/// <remarks>
+/// Written out component by component rather than calling realpath(3): realpath fails on a
+/// dangling link and on a chain whose last link dangles, and a fallback that only reads the first
+/// link lets "a -> b -> /outside/new" pass as "inside" while creating "a" writes outside.
+/// </remarks>
+internal static class CanonicalPath
 {
-    public static string Resolve(string fullPath)
-    {
-        var existing = Path.TrimEndingDirectorySeparator(fullPath);
-        var missingTail = new Stack<string>();
-        while (!Path.Exists(existing) && !IsDanglingLink(existing))
-        {
-            var parent = Path.GetDirectoryName(existing);
-            if (parent is null)
-            {
-                return fullPath;
-            }
+    /// <summary>Linux gives up after 40 links (MAXSYMLINKS); so do we, which also ends loops.</summary>
+    public const int MaxLinkHops = 40;
 
-            missingTail.Push(Path.GetFileName(existing));
-            existing = parent;
+    private static readonly char[] Separators = [Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar];
+
+    /// <summary>
+    /// The canonical form of the absolute <paramref name="fullPath"/>, or null when it cannot be
+    /// resolved safely: a link loop, more than <see cref="MaxLinkHops"/> links, or a link target
+    /// that steps back out of a folder that does not exist.
+    /// </summary>
+    public static string? Resolve(string fullPath)
+    {
+        var root = Path.GetPathRoot(fullPath);
+        if (string.IsNullOrEmpty(root))
+        {
+            return null;
         }
 
-        var resolved = RealPath(existing);
-        return missingTail.Count == 0 ? resolved : Path.Join([resolved, .. missingTail]);
-    }
+        var pending = new Stack<string>();
+        Push(pending, fullPath[root.Length..]);
+        var current = root;
+        var missing = false;
+        var hops = 0;
 
-    // A link whose target is gone reports Exists == false; it still must not be written through.
-    private static bool IsDanglingLink(string path) => new FileInfo(path).LinkTarget is not null;
-
-    private static string RealPath(string path)
-    {
-        if (!OperatingSystem.IsWindows())
+        while (pending.TryPop(out var segment))
         {
-            var resolved = NativeRealPath(path, IntPtr.Zero);
-            if (resolved != IntPtr.Zero)
+            if (segment is "" or ".")
             {
-                try
-                {
-                    return Marshal.PtrToStringUTF8(resolved)!;
-                }
-                finally
-                {
-                    NativeFree(resolved);
-                }
+                continue;
             }
 
-            // realpath fails on a dangling link: report where the link points, which lies outside
-            // the root or nowhere; either way the caller refuses it.
-            var info = new FileInfo(path);
-            return info.LinkTarget is { } target ? Path.GetFullPath(target, Path.GetDirectoryName(path)!) : path;
+            if (segment == "..")
+            {
+                // "missing/.." is an error for the OS but lexically harmless; refuse rather than guess.
+                if (missing)
+                {
+                    return null;
+                }
+
+                current = Path.GetDirectoryName(current) ?? current;
+                continue;
+            }
+
+            var next = Path.Join(current, segment);
+            var target = missing ? null : LinkTarget(next);
+            if (target is null)
+            {
+                missing = missing || !Path.Exists(next);
+                current = next;
+                continue;
+            }
+
+            if (++hops > MaxLinkHops)
+            {
+                return null;
+            }
+
+            // A relative target is relative to the folder holding the link, which is `current`.
+            var targetRoot = Path.GetPathRoot(target);
+            if (!string.IsNullOrEmpty(targetRoot))
+            {
+                current = targetRoot;
+                target = target[targetRoot.Length..];
+            }
+
+            Push(pending, target);
         }
 
-        var link = new FileInfo(path).ResolveLinkTarget(returnFinalTarget: true);
-        return link?.FullName ?? Path.GetFullPath(path);
+        return current;
     }
 
-    [LibraryImport("libc", EntryPoint = "realpath", StringMarshalling = StringMarshalling.Utf8)]
-    private static partial IntPtr NativeRealPath(string path, IntPtr resolved);
+    /// <summary>True when <paramref name="path"/> is <paramref name="root"/> or lies below it.</summary>
+    public static bool IsUnder(string path, string root) =>
+        path.Equals(root, StringComparison.Ordinal)
+        || (path.StartsWith(root, StringComparison.Ordinal)
+            && (root.EndsWith(Path.DirectorySeparatorChar) || path[root.Length] == Path.DirectorySeparatorChar));
 
-    [LibraryImport("libc", EntryPoint = "free")]
-    private static partial void NativeFree(IntPtr pointer);
+    private static void Push(Stack<string> pending, string relative)
+    {
+        var segments = relative.Split(Separators);
+        for (var i = segments.Length - 1; i >= 0; i--)
+        {
+            pending.Push(segments[i]);
+        }
+    }
+
+    private static string? LinkTarget(string path)
+    {
+        try
+        {
+            return new FileInfo(path).LinkTarget;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Not readable as a link: the OS cannot traverse it either, so it is not followed.
+            return null;
+        }
+    }
 }

@@ -1,5 +1,4 @@
 using System.Diagnostics.CodeAnalysis;
-using System.Text;
 
 namespace FileTransfer.Server.Storage;
 
@@ -18,10 +17,14 @@ internal sealed class StoragePathResolver(StorageRoot root)
     /// <summary>Prefix of the server's own files (uploads in progress, digests); clients cannot name them.</summary>
     public const string ReservedPrefix = ".ft-";
 
+    // The root as the OS sees it once every link on the way to it is followed: canonical paths of
+    // names below it are compared with this, not with the configured spelling.
+    private readonly string? _canonicalRoot = CanonicalPath.Resolve(root.FullPath);
+
     public bool TryResolve(string? name, [NotNullWhen(true)] out StoragePath? path, [NotNullWhen(false)] out PathRejection? rejection)
     {
         path = null;
-        rejection = CheckSyntax(name);
+        rejection = PathSyntax.Check(name);
         if (rejection is not null)
         {
             return false;
@@ -29,9 +32,22 @@ internal sealed class StoragePathResolver(StorageRoot root)
 
         var segments = name!.Split('/');
         var fullPath = Path.GetFullPath(Path.Join([root.FullPath, .. segments]));
+        if (!root.Contains(fullPath))
+        {
+            rejection = PathRejection.OutsideRoot;
+            return false;
+        }
 
-        // Following symbolic links must not leave the root either: compare what the OS will open.
-        if (!root.Contains(fullPath) || !root.Contains(CanonicalPath.Resolve(fullPath)))
+        // Following symbolic links must not leave the root either: compare what the OS will open,
+        // or create, since an upload's target may be a dangling link.
+        var canonical = CanonicalPath.Resolve(fullPath);
+        if (canonical is null || _canonicalRoot is null)
+        {
+            rejection = PathRejection.UnresolvableLink;
+            return false;
+        }
+
+        if (!CanonicalPath.IsUnder(canonical, _canonicalRoot) || canonical.Length == _canonicalRoot.Length)
         {
             rejection = PathRejection.OutsideRoot;
             return false;
@@ -51,112 +67,6 @@ internal sealed class StoragePathResolver(StorageRoot root)
         }
 
         var name = fullPath[(root.FullPath.Length + 1)..].Replace(Path.DirectorySeparatorChar, '/');
-        return CheckSyntax(name) is null ? name : null;
-    }
-
-    private static PathRejection? CheckSyntax(string? name)
-    {
-        if (string.IsNullOrEmpty(name))
-        {
-            return PathRejection.Empty;
-        }
-
-        if (!IsWellFormedUtf16(name))
-        {
-            return PathRejection.InvalidUnicode;
-        }
-
-        if (Encoding.UTF8.GetByteCount(name) > MaxNameBytes)
-        {
-            return PathRejection.TooLong;
-        }
-
-        if (name.Contains('\\'))
-        {
-            return PathRejection.Backslash;
-        }
-
-        if (name.Any(IsControl))
-        {
-            return PathRejection.ControlCharacter;
-        }
-
-        if (name[0] == '/' || HasDriveLetter(name))
-        {
-            return PathRejection.Absolute;
-        }
-
-        foreach (var segment in name.Split('/'))
-        {
-            var problem = CheckSegment(segment);
-            if (problem is not null)
-            {
-                return problem;
-            }
-        }
-
-        return null;
-    }
-
-    private static PathRejection? CheckSegment(string segment)
-    {
-        if (segment.Length == 0)
-        {
-            return PathRejection.EmptySegment;
-        }
-
-        if (segment is "." or "..")
-        {
-            return PathRejection.DotSegment;
-        }
-
-        if (Encoding.UTF8.GetByteCount(segment) > MaxSegmentBytes)
-        {
-            return PathRejection.SegmentTooLong;
-        }
-
-        if (segment.StartsWith(ReservedPrefix, StringComparison.OrdinalIgnoreCase))
-        {
-            return PathRejection.Reserved;
-        }
-
-        // The transport decoded the name once; an escape that is still here was encoded twice,
-        // the classic way to smuggle "../" past a filter ("%252e%252e").
-        return HasPercentEscape(segment) ? PathRejection.PercentEncoded : null;
-    }
-
-    private static bool IsControl(char c) => char.IsControl(c) || c is '\u2028' or '\u2029';
-
-    // "C:", "C:/x": a drive-relative or absolute Windows path.
-    private static bool HasDriveLetter(string name) => name.Length >= 2 && name[1] == ':' && char.IsAsciiLetter(name[0]);
-
-    private static bool HasPercentEscape(string segment)
-    {
-        for (var i = segment.IndexOf('%'); i >= 0 && i + 2 < segment.Length; i = segment.IndexOf('%', i + 1))
-        {
-            if (char.IsAsciiHexDigit(segment[i + 1]) && char.IsAsciiHexDigit(segment[i + 2]))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private static bool IsWellFormedUtf16(string value)
-    {
-        for (var i = 0; i < value.Length; i++)
-        {
-            if (char.IsHighSurrogate(value[i]) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
-            {
-                i++;
-            }
-            else if (char.IsSurrogate(value[i]))
-            {
-                return false;
-            }
-        }
-
-        return true;
+        return PathSyntax.Check(name) is null ? name : null;
     }
 }

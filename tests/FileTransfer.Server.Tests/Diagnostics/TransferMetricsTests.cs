@@ -88,6 +88,19 @@ public sealed class TransferMetricsTests : IDisposable
     }
 
     [Fact]
+    public async Task Metrics_Are_Public_In_The_Prometheus_Text_Format()
+    {
+        using var anonymous = _factory.CreateClient();
+        anonymous.DefaultRequestHeaders.Authorization = null;
+
+        using var response = await anonymous.GetAsync("/metrics", TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("text/plain; version=0.0.4; charset=utf-8", response.Content.Headers.ContentType?.ToString());
+        Assert.Contains("# TYPE filetransfer_transfers_completed_total counter\n", await response.Content.ReadAsStringAsync(TestTimeout.Token), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Each_Transfer_Logs_One_Structured_Line()
     {
         _factory.Storage.WriteRandom("m/logged.bin", 4321);

@@ -14,6 +14,8 @@ public sealed class ServerProcessTests
         await using var server = await ServerProcess.StartAsync(new Dictionary<string, string>
         {
             ["Storage__RootPath"] = root,
+            ["Auth__ApiKeys__0__Key"] = FileTransferFactory.TestKey,
+            ["Auth__ApiKeys__0__Scopes__0"] = "read",
         });
         await File.WriteAllTextAsync(Path.Combine(root, "hello.txt"), "hello", TestTimeout.Token);
         using var http1 = KestrelFactory.ClientFor(server.Http1, HttpVersion.Version11);

@@ -1,3 +1,4 @@
+using System.Net.Http.Headers;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 
@@ -5,15 +6,23 @@ namespace FileTransfer.Server.Tests.Infrastructure;
 
 /// <summary>
 /// The real application on the in-memory test server, over its own temporary storage root.
-/// Settings go through configuration exactly as an operator would set them.
+/// Settings go through configuration exactly as an operator would set them, including one API
+/// key with every scope (<see cref="TestKey"/>) that the clients it creates send.
 /// </summary>
 public class FileTransferFactory : WebApplicationFactory<Program>
 {
+    /// <summary>The API key every factory configures with the read, write and delete scopes.</summary>
+    public const string TestKey = "test-key-with-every-scope-0123456789";
+
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
 
     public FileTransferFactory()
     {
         _settings["Storage:RootPath"] = Storage.RootPath;
+        _settings["Auth:ApiKeys:0:Key"] = TestKey;
+        _settings["Auth:ApiKeys:0:Scopes:0"] = "read";
+        _settings["Auth:ApiKeys:0:Scopes:1"] = "write";
+        _settings["Auth:ApiKeys:0:Scopes:2"] = "delete";
 
         // Server logs would drown the test output; failures show through assertions.
         _settings["Logging:LogLevel:Default"] = "Warning";
@@ -26,6 +35,24 @@ public class FileTransferFactory : WebApplicationFactory<Program>
     {
         _settings[key] = value;
         return this;
+    }
+
+    /// <summary>Removes every setting under <paramref name="prefix"/> (e.g. "Auth:ApiKeys" for a server without keys).</summary>
+    public FileTransferFactory Without(string prefix)
+    {
+        foreach (var key in _settings.Keys.Where(k => k.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)).ToList())
+        {
+            _settings.Remove(key);
+        }
+
+        return this;
+    }
+
+    /// <summary>Clients from <c>CreateClient</c> authenticate with <see cref="TestKey"/>.</summary>
+    protected override void ConfigureClient(HttpClient client)
+    {
+        base.ConfigureClient(client);
+        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", TestKey);
     }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)

@@ -1,3 +1,4 @@
+using System.Net.Http.Headers;
 using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
@@ -24,12 +25,13 @@ public sealed class KestrelFactory : FileTransferFactory
         return Services.GetRequiredService<ListeningEndpoints>().Get(protocols);
     }
 
-    /// <summary>An HttpClient that speaks <paramref name="version"/> and nothing else.</summary>
+    /// <summary>An HttpClient that speaks <paramref name="version"/> and nothing else, authenticated with <see cref="FileTransferFactory.TestKey"/>.</summary>
     public static HttpClient ClientFor(Uri address, Version version, HttpMessageHandler? handler = null) =>
         new(handler ?? new SocketsHttpHandler(), disposeHandler: true)
         {
             BaseAddress = address,
             DefaultRequestVersion = version,
             DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            DefaultRequestHeaders = { Authorization = new AuthenticationHeaderValue("Bearer", TestKey) },
         };
 }

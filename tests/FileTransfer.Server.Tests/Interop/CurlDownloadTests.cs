@@ -21,7 +21,7 @@ public sealed class CurlDownloadTests : IDisposable
         await File.WriteAllBytesAsync(output, source[..receivedBeforeCut], TestTimeout.Token);
         var url = new Uri(_server.AddressOf(HttpProtocols.Http1), "/api/files/curl/big.bin");
 
-        var (exitCode, stderr) = await RunCurlAsync("-sS", "--fail", "-C", "-", "-o", output, url.ToString());
+        var (exitCode, stderr) = await RunCurlAsync("-sS", "--fail", "-H", ExternalTool.AuthorizationHeader, "-C", "-", "-o", output, url.ToString());
 
         Assert.True(exitCode == 0, stderr);
         Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(await File.ReadAllBytesAsync(output, TestTimeout.Token)));
@@ -34,7 +34,7 @@ public sealed class CurlDownloadTests : IDisposable
         var output = Path.Combine(_downloads.RootPath, "h2.bin");
         var url = new Uri(_server.AddressOf(HttpProtocols.Http2), "/api/files/curl/h2.bin");
 
-        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", "--http2-prior-knowledge", "-w", "%{http_version}", "-o", output, url.ToString());
+        var (exitCode, stdout) = await RunCurlAsync("-sS", "--fail", "-H", ExternalTool.AuthorizationHeader, "--http2-prior-knowledge", "-w", "%{http_version}", "-o", output, url.ToString());
 
         Assert.True(exitCode == 0, stdout);
         Assert.Equal("2", stdout);

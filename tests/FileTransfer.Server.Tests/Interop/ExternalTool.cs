@@ -6,11 +6,8 @@ namespace FileTransfer.Server.Tests.Interop;
 /// <summary>Runs a third-party client (curl, nghttp, h2load) installed by scripts/install-test-deps.sh.</summary>
 public static class ExternalTool
 {
-    /// <summary>
-    /// The key third-party clients send. The server ignores it until authentication lands; then it
-    /// must be the key the test factories configure (the security work names it FileTransferFactory.TestKey).
-    /// </summary>
-    public const string ApiKey = "test-key-with-every-scope-0123456789";
+    /// <summary>The key third-party clients send: the one the test factories configure with every scope.</summary>
+    public const string ApiKey = FileTransferFactory.TestKey;
 
     /// <summary>The header as curl and nghttp take it.</summary>
     public const string AuthorizationHeader = "Authorization: Bearer " + ApiKey;

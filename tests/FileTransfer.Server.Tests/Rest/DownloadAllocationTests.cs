@@ -42,7 +42,7 @@ public sealed class DownloadAllocationTests : IDisposable
 
     private static async Task DownloadAsync(string curlProtocol, string url, string output)
     {
-        var (exitCode, stderr) = await Interop.CurlDownloadTests.RunCurlAsync("-sS", "--fail", curlProtocol, "-o", output, url);
+        var (exitCode, stderr) = await Interop.CurlDownloadTests.RunCurlAsync("-sS", "--fail", "-H", $"Authorization: Bearer {FileTransferFactory.TestKey}", curlProtocol, "-o", output, url);
         Assert.True(exitCode == 0, stderr);
     }
 

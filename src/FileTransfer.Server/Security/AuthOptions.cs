@@ -1,0 +1,76 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>Who may do what, bound from the <c>Auth</c> configuration section.</summary>
+public sealed class AuthOptions
+{
+    public const string SectionName = "Auth";
+
+    /// <summary>
+    /// API keys and the scopes each grants. As environment variables:
+    /// <c>Auth__ApiKeys__0__Key=...</c>, <c>Auth__ApiKeys__0__Scopes__0=read</c>.
+    /// </summary>
+    public List<ApiKeyOptions> ApiKeys { get; set; } = [];
+
+    /// <summary>Lets requests without a key read (list, GET, HEAD). Writes and deletes always need a key.</summary>
+    public bool AllowAnonymousRead { get; set; }
+
+    /// <summary>
+    /// In the Development environment with no key configured, generate one with every scope at
+    /// start and log it, so that a newcomer's first upload works. Never happens in other environments.
+    /// </summary>
+    public bool GenerateDevelopmentKey { get; set; } = true;
+
+    /// <summary>
+    /// Secret that signs links (HMAC-SHA256), at least 32 characters. When unset, a random key is
+    /// made per process: links then stop working when the server restarts.
+    /// </summary>
+    [MinLength(32)]
+    public string? SigningKey { get; set; }
+
+    /// <summary>Longest lifetime a signed link may be issued for.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "365.00:00:00")]
+    public TimeSpan MaxLinkLifetime { get; set; } = TimeSpan.FromDays(7);
+
+    /// <summary>Startup check of the parts data annotations cannot reach (list items).</summary>
+    internal IEnumerable<string> Problems()
+    {
+        for (var i = 0; i < ApiKeys.Count; i++)
+        {
+            var key = ApiKeys[i];
+            if (string.IsNullOrWhiteSpace(key.Key) || key.Key.Length < ApiKeyOptions.MinKeyLength)
+            {
+                yield return $"Auth:ApiKeys:{i}:Key must be at least {ApiKeyOptions.MinKeyLength} characters.";
+            }
+
+            if (key.Scopes.Count == 0)
+            {
+                yield return $"Auth:ApiKeys:{i}:Scopes must list at least one of: {string.Join(", ", Scopes.All)}.";
+            }
+
+            foreach (var scope in key.Scopes.Where(s => !Scopes.All.Contains(s)))
+            {
+                yield return $"Auth:ApiKeys:{i}:Scopes contains '{scope}'; known scopes are {string.Join(", ", Scopes.All)}.";
+            }
+        }
+
+        if (ApiKeys.Select(k => k.Key).Distinct(StringComparer.Ordinal).Count() != ApiKeys.Count)
+        {
+            yield return "Auth:ApiKeys lists the same key twice.";
+        }
+    }
+}
+
+/// <summary>One API key and the scopes it grants.</summary>
+public sealed class ApiKeyOptions
+{
+    /// <summary>Shortest key accepted: 16 characters keep guessing out of reach of any rate limit.</summary>
+    public const int MinKeyLength = 16;
+
+    /// <summary>The secret clients send as <c>Authorization: Bearer &lt;key&gt;</c> or <c>X-Api-Key</c>.</summary>
+    public string Key { get; set; } = "";
+
+    /// <summary>Any of <c>read</c>, <c>write</c>, <c>delete</c>.</summary>
+    public List<string> Scopes { get; set; } = [];
+}

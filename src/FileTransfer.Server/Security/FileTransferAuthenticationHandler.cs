@@ -1,0 +1,114 @@
+using System.Globalization;
+using System.Security.Claims;
+using System.Text.Encodings.Web;
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>
+/// The one authentication scheme: an API key (<c>Authorization: Bearer</c>, RFC 6750 2.1, or
+/// <c>X-Api-Key</c>) or a signed link (<c>?sig=</c>). Answers 401 with a Bearer challenge and
+/// 403 as problem+json.
+/// </summary>
+internal sealed class FileTransferAuthenticationHandler(
+    IOptionsMonitor<AuthenticationSchemeOptions> options,
+    ILoggerFactory loggerFactory,
+    UrlEncoder encoder,
+    ApiKeyStore keys,
+    SignedLinkSigner signer)
+    : AuthenticationHandler<AuthenticationSchemeOptions>(options, loggerFactory, encoder)
+{
+    public const string SchemeName = "FileTransfer";
+    public const string ApiKeyHeader = "X-Api-Key";
+
+    protected override Task<AuthenticateResult> HandleAuthenticateAsync()
+    {
+        var bearer = BearerToken();
+        var headerKey = Request.Headers[ApiKeyHeader];
+        if (headerKey.Count > 1 || (bearer is not null && headerKey.Count == 1 && headerKey[0] != bearer))
+        {
+            return Task.FromResult(AuthenticateResult.Fail("Send one API key, in one header."));
+        }
+
+        var key = bearer ?? headerKey.FirstOrDefault();
+        if (key is not null)
+        {
+            var identity = keys.Find(key, "ApiKey");
+            return Task.FromResult(identity is null ? AuthenticateResult.Fail("The API key is not valid.") : Success(identity));
+        }
+
+        var token = Request.Query[SignedLink.QueryParameter];
+        if (token.Count == 0)
+        {
+            return Task.FromResult(AuthenticateResult.NoResult());
+        }
+
+        if (token.Count > 1)
+        {
+            return Task.FromResult(AuthenticateResult.Fail("Send one signed link."));
+        }
+
+        if (!signer.TryValidate(token[0]!, out var link, out var error))
+        {
+            return Task.FromResult(AuthenticateResult.Fail(error));
+        }
+
+        return Task.FromResult(Success(LinkIdentity(link)));
+    }
+
+    protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
+    {
+        var result = await HandleAuthenticateOnceSafeAsync();
+
+        // RFC 6750 3 and 3.1: a Bearer challenge, with error="invalid_token" when credentials were refused.
+        Response.Headers.WWWAuthenticate = result.Failure is null
+            ? $"Bearer realm=\"{SchemeName}\""
+            : $"Bearer realm=\"{SchemeName}\", error=\"invalid_token\"";
+        await SecurityProblems.WriteAsync(
+            Context,
+            StatusCodes.Status401Unauthorized,
+            "Authentication required",
+            result.Failure?.Message ?? "Send an API key as 'Authorization: Bearer <key>' or 'X-Api-Key: <key>', or use a signed link (?sig=...).");
+    }
+
+    protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
+        SecurityProblems.WriteAsync(
+            Context,
+            StatusCodes.Status403Forbidden,
+            "Forbidden",
+            properties.Items.TryGetValue(SecurityProblems.DetailItem, out var detail) && detail is not null
+                ? detail
+                : "The credentials do not allow this request.");
+
+    private string? BearerToken()
+    {
+        var header = Request.Headers.Authorization.ToString();
+        const string Prefix = "Bearer ";
+
+        // RFC 9110 11.1: the scheme name is case-insensitive.
+        return header.StartsWith(Prefix, StringComparison.OrdinalIgnoreCase) ? header[Prefix.Length..].Trim() : null;
+    }
+
+    private AuthenticateResult Success(ClaimsIdentity identity) =>
+        AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), SchemeName));
+
+    private static ClaimsIdentity LinkIdentity(SignedLink link)
+    {
+        var identity = new ClaimsIdentity("SignedLink", ClaimTypes.Name, ClaimTypes.Role);
+        identity.AddClaim(new Claim(ClaimTypes.Name, "link"));
+        identity.AddClaim(new Claim(FileTransferClaims.Scope, link.Access));
+        identity.AddClaim(new Claim(FileTransferClaims.Path, link.Path));
+        if (link.MaxBytes is { } maxBytes)
+        {
+            identity.AddClaim(new Claim(FileTransferClaims.MaxUploadBytes, maxBytes.ToString(CultureInfo.InvariantCulture), ClaimValueTypes.Integer64));
+        }
+
+        if (link.Sha256 is { } sha256)
+        {
+            identity.AddClaim(new Claim(FileTransferClaims.UploadSha256, sha256));
+        }
+
+        return identity;
+    }
+}

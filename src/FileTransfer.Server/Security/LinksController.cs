@@ -1,0 +1,76 @@
+using System.Net.Mime;
+using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>Issues signed links: a URL that lets its holder read or write one file until it expires.</summary>
+[ApiController]
+[Route("api/links")]
+[Authorize]
+[Consumes(MediaTypeNames.Application.Json)]
+internal sealed class LinksController(
+    SignedLinkSigner signer,
+    StoragePathResolver resolver,
+    IOptions<AuthOptions> auth,
+    IOptions<StorageOptions> storage) : ControllerBase
+{
+    private static readonly TimeSpan DefaultLifetime = TimeSpan.FromHours(1);
+
+    /// <summary>
+    /// Issues a link for one file. The caller needs the scope the link grants (<c>read</c> or
+    /// <c>write</c>); a signed link cannot issue links.
+    /// </summary>
+    [HttpPost]
+    [ProducesResponseType<LinkResponse>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status401Unauthorized, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status403Forbidden, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status415UnsupportedMediaType, "application/problem+json")]
+    public IActionResult Issue(LinkRequest request)
+    {
+        if (User.HasClaim(c => c.Type == FileTransferClaims.Path))
+        {
+            return Refuse("A signed link cannot issue links; use an API key.");
+        }
+
+        if (!User.HasClaim(FileTransferClaims.Scope, request.Access))
+        {
+            return Refuse($"The API key does not have the '{request.Access}' scope this link would grant.");
+        }
+
+        if (!resolver.TryResolve(request.Path, out var path, out var rejection))
+        {
+            return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
+        }
+
+        var lifetime = request.ExpiresInSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : DefaultLifetime;
+        if (lifetime > auth.Value.MaxLinkLifetime)
+        {
+            return Problem($"A link may live at most {auth.Value.MaxLinkLifetime.TotalSeconds:0} seconds (Auth:MaxLinkLifetime).", statusCode: StatusCodes.Status400BadRequest, title: "Invalid link request");
+        }
+
+        var isWrite = request.Access == Scopes.Write;
+        var maxBytes = isWrite ? request.MaxBytes ?? storage.Value.MaxFileSizeBytes : (long?)null;
+        if (maxBytes > storage.Value.MaxFileSizeBytes || (!isWrite && (request.MaxBytes is not null || request.Sha256 is not null)))
+        {
+            return Problem(
+                $"MaxBytes and Sha256 apply to write links only; MaxBytes may not exceed {storage.Value.MaxFileSizeBytes} (Storage:MaxFileSizeBytes).",
+                statusCode: StatusCodes.Status400BadRequest,
+                title: "Invalid link request");
+        }
+
+        var link = new SignedLink(request.Access, path.Name, (signer.Now + lifetime).ToUnixTimeSeconds(), maxBytes, isWrite ? request.Sha256 : null);
+        var token = signer.Sign(link);
+        var url = $"{Request.Scheme}://{Request.Host}{Request.PathBase}/{FileScopeConvention.Prefix}/{Escape(path.Name)}?{SignedLink.QueryParameter}={token}";
+        return Ok(new LinkResponse(url, token, link.Path, link.Access, link.Expires, link.MaxBytes, link.Sha256));
+    }
+
+    // Each segment escaped on its own so that '/' stays a separator (RFC 3986 3.3).
+    private static string Escape(string name) => string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
+
+    private ObjectResult Refuse(string detail) =>
+        Problem(detail, statusCode: StatusCodes.Status403Forbidden, title: "Forbidden");
+}

@@ -1,0 +1,58 @@
+using System.Globalization;
+using System.Threading.RateLimiting;
+using Microsoft.AspNetCore.RateLimiting;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>
+/// One limiter for the whole API: a concurrency limit and a token bucket per client. Health,
+/// OpenAPI and Swagger UI are never limited: probes and documentation must stay reachable.
+/// </summary>
+internal static class RateLimiting
+{
+    public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options) =>
+        PartitionedRateLimiter.CreateChained(
+            PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
+                ? RateLimitPartition.GetConcurrencyLimiter(client, _ => new ConcurrencyLimiterOptions
+                {
+                    PermitLimit = options.ConcurrentTransfers,
+                    QueueLimit = 0,
+                })
+                : RateLimitPartition.GetNoLimiter("")),
+            PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
+                ? RateLimitPartition.GetTokenBucketLimiter(client, _ => new TokenBucketRateLimiterOptions
+                {
+                    TokenLimit = options.Burst,
+                    TokensPerPeriod = options.PermitsPerSecond,
+                    ReplenishmentPeriod = TimeSpan.FromSeconds(1),
+                    QueueLimit = 0,
+                    AutoReplenishment = true,
+                })
+                : RateLimitPartition.GetNoLimiter("")));
+
+    /// <summary>429 problem with Retry-After (RFC 6585 4, RFC 9110 10.2.3) in whole seconds.</summary>
+    public static async ValueTask OnRejectedAsync(OnRejectedContext rejected, CancellationToken cancellationToken)
+    {
+        var context = rejected.HttpContext;
+        var seconds = rejected.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
+            ? Math.Max(1, (int)Math.Ceiling(retryAfter.TotalSeconds))
+            : 1;
+        context.Response.Headers.RetryAfter = seconds.ToString(CultureInfo.InvariantCulture);
+        Log.RateLimited(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(RateLimiting)), ClientOf(context));
+        await SecurityProblems.WriteAsync(
+            context,
+            StatusCodes.Status429TooManyRequests,
+            "Too many requests",
+            $"This client has too many requests running or started too many per second. Retry after {seconds} s.");
+    }
+
+    // null: not limited.
+    private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
+        options.Enabled && context.Request.Path.StartsWithSegments("/api") ? ClientOf(context) : null;
+
+    // The key id (a hash prefix), never the key itself, names a client that has one.
+    private static string ClientOf(HttpContext context) =>
+        context.User.FindFirst(FileTransferClaims.KeyId)?.Value is { } keyId
+            ? "key:" + keyId
+            : "ip:" + context.Connection.RemoteIpAddress;
+}

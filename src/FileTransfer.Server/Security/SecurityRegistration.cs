@@ -1,0 +1,97 @@
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.OpenApi;
+using Microsoft.AspNetCore.RateLimiting;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>Registers and wires authentication, authorization, signed links and limits.</summary>
+internal static class SecurityRegistration
+{
+    public static WebApplicationBuilder AddFileTransferSecurity(this WebApplicationBuilder builder)
+    {
+        var services = builder.Services;
+        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsValidator>();
+        services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<ConnectionLimitsOptions>().BindConfiguration(ConnectionLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton<ApiKeyStore>();
+        services.AddSingleton<SignedLinkSigner>();
+
+        services.AddAuthentication(FileTransferAuthenticationHandler.SchemeName)
+            .AddScheme<AuthenticationSchemeOptions, FileTransferAuthenticationHandler>(FileTransferAuthenticationHandler.SchemeName, configureOptions: null);
+        var policies = services.AddAuthorizationBuilder();
+        foreach (var scope in Scopes.All)
+        {
+            policies.AddPolicy(scope, policy => policy.AddRequirements(new ScopeRequirement(scope)));
+        }
+
+        services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
+        services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
+
+        services.Configure<OpenApiOptions>("v1", options => options.AddDocumentTransformer<OpenApiSecurityTransformer>());
+
+        services.AddRateLimiter(options =>
+        {
+            options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
+            options.OnRejected = RateLimiting.OnRejectedAsync;
+        });
+        services.AddOptions<RateLimiterOptions>()
+            .Configure<IOptions<RateLimitOptions>>((options, limits) => options.GlobalLimiter = RateLimiting.Create(limits.Value));
+
+        services.AddOptions<KestrelServerOptions>().Configure<IOptions<ConnectionLimitsOptions>>((kestrel, connections) =>
+        {
+            var limits = connections.Value;
+            kestrel.Limits.KeepAliveTimeout = limits.KeepAliveTimeout;
+            kestrel.Limits.RequestHeadersTimeout = limits.RequestHeadersTimeout;
+            var rate = limits.MinDataRateBytesPerSecond > 0 ? new MinDataRate(limits.MinDataRateBytesPerSecond, limits.MinDataRateGracePeriod) : null;
+            kestrel.Limits.MinRequestBodyDataRate = rate;
+            kestrel.Limits.MinResponseDataRate = rate;
+        });
+        return builder;
+    }
+
+    /// <summary>Authentication, then the rate limiter (which partitions by key), then authorization.</summary>
+    public static WebApplication UseFileTransferSecurity(this WebApplication app)
+    {
+        app.UseAuthentication();
+        app.UseRateLimiter();
+        app.UseAuthorization();
+
+        // Resolved now so that a development key exists, and is printed, before the first request.
+        var keys = app.Services.GetRequiredService<ApiKeyStore>();
+        var signer = app.Services.GetRequiredService<SignedLinkSigner>();
+        var auth = app.Services.GetRequiredService<IOptions<AuthOptions>>().Value;
+        app.Lifetime.ApplicationStarted.Register(() =>
+        {
+            if (keys.DevelopmentKey is { } key)
+            {
+                Log.DevelopmentKeyGenerated(app.Logger, key);
+            }
+            else if (keys.Count == 0)
+            {
+                Log.NoApiKeys(app.Logger, auth.AllowAnonymousRead ? " except anonymous reads (Auth:AllowAnonymousRead)" : "");
+            }
+
+            if (signer.IsKeyGenerated)
+            {
+                Log.SigningKeyGenerated(app.Logger);
+            }
+        });
+        return app;
+    }
+
+    private sealed class AuthOptionsValidator : IValidateOptions<AuthOptions>
+    {
+        public ValidateOptionsResult Validate(string? name, AuthOptions options)
+        {
+            var problems = options.Problems().ToList();
+            return problems.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(problems);
+        }
+    }
+}

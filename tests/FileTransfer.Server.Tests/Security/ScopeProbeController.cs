@@ -1,0 +1,32 @@
+using Microsoft.AspNetCore.Mvc;
+
+namespace FileTransfer.Server.Tests.Security;
+
+/// <summary>
+/// Actions under api/files declared outside the server, without any authorization attribute,
+/// like the upload and delete actions added in parallel. Each answers with the caller's claims.
+/// </summary>
+[ApiController]
+public sealed class ScopeProbeController : ControllerBase
+{
+    [HttpPut("api/files/probe/{**path}")]
+    [HttpPost("api/files/probe/{**path}")]
+    public IActionResult Write(string path) => Claims(path);
+
+    [HttpDelete("api/files/probe/{**path}")]
+    public IActionResult Remove(string path) => Claims(path);
+
+    [Route("api/files/probe-any-method/{**path}")]
+    public IActionResult AnyMethod(string path) => Claims(path);
+
+    [HttpGet("api/probe/throw")]
+    public IActionResult Throw() =>
+        throw new InvalidOperationException($"Boom in {AppContext.BaseDirectory}");
+
+    private OkObjectResult Claims(string path) =>
+        Ok(new
+        {
+            path,
+            claims = User.Claims.GroupBy(c => c.Type).ToDictionary(g => g.Key, g => g.Select(c => c.Value).ToArray()),
+        });
+}
