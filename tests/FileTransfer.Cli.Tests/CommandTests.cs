@@ -125,6 +125,34 @@ public sealed class CommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Missing_Api_Key_Exits_4_And_Says_How_To_Pass_One()
+    {
+        _server.Storage.WriteRandom("auth/a.bin", 10);
+        var noKey = new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = string.Empty };
+
+        var result = await Tool.RunAsync(noKey, "download", "auth/a.bin", "-o", _local.PathOf("a.bin"), "--server", Http1);
+
+        Assert.Equal(4, result.ExitCode);
+        Assert.Contains("Not authorized (401)", result.Error, StringComparison.Ordinal);
+        Assert.Contains("--api-key", result.Error, StringComparison.Ordinal);
+        Assert.Empty(_local.Files());
+    }
+
+    [Fact]
+    public async Task Api_Key_Without_The_Write_Scope_Exits_4_On_Upload()
+    {
+        const string ReadOnlyKey = "read-only-key-0123456789abcdefghij";
+        _server.With("Auth:ApiKeys:1:Key", ReadOnlyKey).With("Auth:ApiKeys:1:Scopes:0", "read");
+        _local.WriteRandom("up.bin", 10);
+
+        var result = await Tool.RunAsync("upload", _local.PathOf("up.bin"), "--server", Http1, "--api-key", ReadOnlyKey);
+
+        Assert.Equal(4, result.ExitCode);
+        Assert.Contains("Forbidden (403)", result.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("up.bin", _server.Storage.Files());
+    }
+
+    [Fact]
     public async Task Unreachable_Server_Exits_7()
     {
         var result = await Tool.RunAsync("ls", "--server", "http://127.0.0.1:1");

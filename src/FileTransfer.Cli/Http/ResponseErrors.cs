@@ -27,11 +27,15 @@ internal static class ResponseErrors
             HttpStatusCode.NotFound => new CliException(ExitCodes.NotFound, $"Not found (404): {detail}"),
             HttpStatusCode.RequestEntityTooLarge => new CliException(ExitCodes.TooLarge, $"Too large (413): {detail}"),
             HttpStatusCode.InsufficientStorage => new CliException(ExitCodes.TooLarge, $"The server is out of space (507): {detail}"),
+            HttpStatusCode.TooManyRequests => new CliException(ExitCodes.Other, $"Rate limited (429): {detail}{RetryHint(response)}"),
             HttpStatusCode.Conflict or HttpStatusCode.PreconditionFailed or HttpStatusCode.RequestedRangeNotSatisfiable =>
                 new CliException(ExitCodes.Conflict, $"Precondition failed for '{name}' ({status}): {detail}"),
             _ => new CliException(ExitCodes.Other, $"The server answered {status} {response.ReasonPhrase}: {detail}"),
         };
     }
+
+    private static string RetryHint(HttpResponseMessage response) =>
+        response.Headers.RetryAfter?.Delta is { } delta ? $" Retry after {Math.Ceiling(delta.TotalSeconds)} s." : string.Empty;
 
     /// <summary>RFC 9457 problem details when the server sent them; a short plain-text body otherwise.</summary>
     private static async Task<Problem> ReadProblemAsync(HttpResponseMessage response, CancellationToken cancellationToken)
