@@ -1,3 +1,4 @@
+using FileTransfer.Server.Rest;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
@@ -19,6 +20,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        app.UseProblemsForEmptyFileErrors();
         app.UseTransferDiagnostics();
 
         app.UseFileTransferSecurity();

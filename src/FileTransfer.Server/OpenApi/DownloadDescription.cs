@@ -27,18 +27,12 @@ internal static class DownloadDescription
         Ensure(operation, 400, () => Problem(document, 400, "The name is not a valid file name."));
         Ensure(operation, 404, () => Problem(document, 404, "There is no such file."));
 
-        // PhysicalFileResult answers these two itself, with an empty body (no problem details):
-        // the headers carry what a client needs.
-        operation.Responses["412"] = new OpenApiResponse
-        {
-            Description = "If-Match or If-Unmodified-Since failed: the file changed. Empty body; ETag is the current one.",
-            Headers = new Dictionary<string, IOpenApiHeader> { ["ETag"] = ResponseHeader("Strong entity tag of the current file.") },
-        };
-        operation.Responses["416"] = new OpenApiResponse
-        {
-            Description = "The range starts past the end of the file. Empty body.",
-            Headers = new Dictionary<string, IOpenApiHeader> { ["Content-Range"] = ResponseHeader("`bytes */SIZE`: the current size.") },
-        };
+        var preconditionFailed = Problem(document, 412, "If-Match or If-Unmodified-Since failed: the file changed. ETag is the current one.");
+        preconditionFailed.Headers = new Dictionary<string, IOpenApiHeader> { ["ETag"] = ResponseHeader("Strong entity tag of the current file.") };
+        operation.Responses["412"] = preconditionFailed;
+        var notSatisfiable = Problem(document, 416, "The range starts past the end of the file.");
+        notSatisfiable.Headers = new Dictionary<string, IOpenApiHeader> { ["Content-Range"] = ResponseHeader("`bytes */SIZE`: the current size.") };
+        operation.Responses["416"] = notSatisfiable;
     }
 
     private static OpenApiResponse FileResponse(string description, bool isHead, bool withContentRange)

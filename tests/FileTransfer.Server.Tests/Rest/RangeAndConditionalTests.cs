@@ -53,7 +53,7 @@ public sealed class RangeAndConditionalTests(FileTransferFactory factory) : ICla
 
         using var response = await client.SendAsync(request, TestTimeout.Token);
 
-        Assert.Equal(HttpStatusCode.RequestedRangeNotSatisfiable, response.StatusCode);
+        await Problems.AssertAsync(response, HttpStatusCode.RequestedRangeNotSatisfiable);
         Assert.Equal($"bytes */{Size}", response.Content.Headers.ContentRange?.ToString());
     }
 
@@ -117,7 +117,7 @@ public sealed class RangeAndConditionalTests(FileTransferFactory factory) : ICla
 
         using var response = await client.SendAsync(request, TestTimeout.Token);
 
-        Assert.Equal(HttpStatusCode.PreconditionFailed, response.StatusCode);
+        await Problems.AssertAsync(response, HttpStatusCode.PreconditionFailed);
     }
 
     [Theory]

@@ -1,0 +1,52 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Mvc.Infrastructure;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>
+/// PhysicalFileResult answers a failed precondition (412, RFC 9110 13.1.1) and an unsatisfiable
+/// range (416, RFC 9110 15.5.17) with headers only, and starts the response itself, so status
+/// code pages never see it. This turns those into problem+json like every other error: the
+/// content headers are switched just before they are sent, the body written after. The headers
+/// that matter (Content-Range: bytes */size, ETag) stay.
+/// </summary>
+internal static class EmptyErrorResponses
+{
+    private const string ProblemJson = "application/problem+json";
+    private static readonly JsonSerializerOptions Web = new(JsonSerializerDefaults.Web);
+
+    public static IApplicationBuilder UseProblemsForEmptyFileErrors(this IApplicationBuilder app) =>
+        app.Use(async (context, next) =>
+        {
+            var converted = false;
+            context.Response.OnStarting(() =>
+            {
+                var response = context.Response;
+                if (response.StatusCode is StatusCodes.Status412PreconditionFailed or StatusCodes.Status416RangeNotSatisfiable
+                    && response.ContentLength is 0 or null
+                    && response.ContentType?.StartsWith(ProblemJson, StringComparison.Ordinal) != true)
+                {
+                    response.ContentLength = null;
+                    response.ContentType = ProblemJson;
+                    converted = true;
+                }
+
+                return Task.CompletedTask;
+            });
+
+            await next(context);
+
+            if (converted && !HttpMethods.IsHead(context.Request.Method))
+            {
+                var status = context.Response.StatusCode;
+                var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(
+                    context,
+                    status,
+                    status == StatusCodes.Status416RangeNotSatisfiable ? "Range not satisfiable" : "Precondition failed",
+                    detail: status == StatusCodes.Status416RangeNotSatisfiable
+                        ? "The range starts past the end of the file; Content-Range gives its size."
+                        : "The file does not match the If-Match / If-Unmodified-Since condition.");
+                await JsonSerializer.SerializeAsync(context.Response.Body, problem, Web, context.RequestAborted);
+            }
+        });
+}
