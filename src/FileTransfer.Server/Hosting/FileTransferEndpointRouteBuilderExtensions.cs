@@ -1,3 +1,4 @@
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Storage;
 
 namespace FileTransfer.Server.Hosting;
@@ -17,9 +18,11 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        PipeSendFileFeature.Use(app);
 
         app.MapControllers();
         app.MapHealthChecks("/healthz");
+        app.MapRuntimeEndpoint();
         app.MapOpenApi();
         app.UseSwaggerUI(options =>
         {

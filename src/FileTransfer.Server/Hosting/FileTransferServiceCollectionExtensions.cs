@@ -1,5 +1,8 @@
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -24,6 +27,9 @@ public static class FileTransferServiceCollectionExtensions
         var endpoints = new ListeningEndpoints();
         services.AddSingleton(endpoints);
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.ConfigureEndpointDefaults(endpoints.Add));
+        services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelTuning>();
+        services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddRuntimeEndpoint();
 
         services.AddControllers()
             .ConfigureApplicationPartManager(parts =>
