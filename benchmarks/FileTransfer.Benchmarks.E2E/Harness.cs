@@ -16,6 +16,7 @@ internal sealed class Harness(HarnessOptions options)
         {
             await PrepareAsync(context);
             await using (context.Ours)
+            await using (context.Baseline)
             await using (context.Nginx)
             {
                 await RunCasesAsync(context);
@@ -61,15 +62,27 @@ internal sealed class Harness(HarnessOptions options)
             await TestFiles.LinkIntoAsync(file, Path.Combine(nginxRoot, BenchContext.Folder));
         }
 
-        context.Ours = await OurServer.StartAsync(ServerDll(), oursRoot, options.ServerEnvironment);
+        context.Ours = await OurServer.StartAsync("ours", ServerDll(), oursRoot, options.ServerEnvironment);
         Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
-        if (!ExternalTool.Exists("nginx"))
+        if (options.BaselineEnvironment.Count > 0)
+        {
+            var environment = new Dictionary<string, string>(options.ServerEnvironment);
+            foreach (var (key, value) in options.BaselineEnvironment)
+            {
+                environment[key] = value;
+            }
+
+            // Same root as ours: the same files, read from the same inodes.
+            context.Baseline = await OurServer.StartAsync("ours-before", ServerDll(), oursRoot, environment);
+        }
+
+        if (ExternalTool.Find("nginx") is not { } nginx)
         {
             context.NginxMissing = "nginx is not installed (apt-get install nginx-light)";
         }
         else
         {
-            context.Nginx = await NginxServer.StartAsync(Path.Combine(context.WorkDirectory, "nginx"), nginxRoot);
+            context.Nginx = await NginxServer.StartAsync(nginx, Path.Combine(context.WorkDirectory, "nginx"), nginxRoot);
             Console.Error.WriteLine($"[nginx] {context.Nginx.Http1} (HTTP/1.1), {context.Nginx.Http2} (h2c)");
         }
 

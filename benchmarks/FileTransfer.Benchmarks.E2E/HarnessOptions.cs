@@ -14,7 +14,9 @@ internal sealed class HarnessOptions
           --concurrent N           simultaneous transfers in the concurrency case (default 64)
           --concurrent-size SIZE   size of each of them (default 256MiB)
           --small-seconds N        duration of each small-file load run (default 5)
-          --server-env KEY=VALUE   extra environment for our server, repeatable (before/after rows)
+          --server-env KEY=VALUE   extra environment for our server, repeatable
+          --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable:
+                                   its rows sit next to ours in cases 1, 2 and 5, measured in the same run (before/after rows)
           --out DIR                write report.md, results.dat and results.png there (default: print only)
           --work DIR               where test files and server roots go (default: a new folder under /tmp)
           --smoke                  tiny files, one run, no load tools' durations: proves every case completes with correct bytes
@@ -27,6 +29,7 @@ internal sealed class HarnessOptions
     public long ConcurrentSize { get; private set; } = 256L << 20;
     public int SmallSeconds { get; private set; } = 5;
     public Dictionary<string, string> ServerEnvironment { get; } = [];
+    public Dictionary<string, string> BaselineEnvironment { get; } = [];
     public string? OutDirectory { get; private set; }
     public string? WorkDirectory { get; private set; }
     public bool Smoke { get; private set; }
@@ -46,10 +49,8 @@ internal sealed class HarnessOptions
                 case "--concurrent": options.Concurrent = int.Parse(Next(), CultureInfo.InvariantCulture); break;
                 case "--concurrent-size": options.ConcurrentSize = ParseSize(Next()); break;
                 case "--small-seconds": options.SmallSeconds = int.Parse(Next(), CultureInfo.InvariantCulture); break;
-                case "--server-env":
-                    var pair = Next().Split('=', 2);
-                    options.ServerEnvironment[pair[0]] = pair.Length == 2 ? pair[1] : "";
-                    break;
+                case "--server-env": AddPair(options.ServerEnvironment, Next()); break;
+                case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;
                 case "--work": options.WorkDirectory = Path.GetFullPath(Next()); break;
                 case "--smoke": options.Smoke = true; break;
@@ -68,6 +69,12 @@ internal sealed class HarnessOptions
         }
 
         return options;
+    }
+
+    private static void AddPair(Dictionary<string, string> environment, string text)
+    {
+        var pair = text.Split('=', 2);
+        environment[pair[0]] = pair.Length == 2 ? pair[1] : "";
     }
 
     public static long ParseSize(string text)

@@ -19,6 +19,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     public NginxServer? Nginx { get; set; }
 
+    /// <summary>A second copy of our server with <c>--baseline-env</c> settings, for before/after rows; usually null.</summary>
+    public OurServer? Baseline { get; set; }
+
     /// <summary>Why nginx is not there, when it is not.</summary>
     public string? NginxMissing { get; set; }
 
@@ -45,6 +48,10 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     /// <summary>Both servers by name; nginx is null when it could not be started.</summary>
     public IEnumerable<(string Name, ServerUnderTest? Server)> BothServers => [("ours", Ours), ("nginx", Nginx)];
+
+    /// <summary>Ours, the baseline copy when there is one, and nginx: for the download cases.</summary>
+    public IEnumerable<(string Name, ServerUnderTest? Server)> DownloadServers =>
+        Baseline is null ? BothServers : [("ours", Ours), (Baseline.Name, Baseline), ("nginx", Nginx)];
 
     /// <summary>Queues a case against <paramref name="server"/>, or records why nginx is not there.</summary>
     public void Plan(CaseResult result, ServerUnderTest? server, Func<ServerUnderTest, Func<bool, Task<Transfer>>> transfer)

@@ -18,7 +18,7 @@ internal static class DownloadCases
         var file = context.Large;
         using var http1Client = new DotnetClient(http2: false);
         using var http2Client = new DotnetClient(http2: true);
-        foreach (var (name, server) in context.BothServers)
+        foreach (var (name, server) in context.DownloadServers)
         {
             foreach (var http2 in new[] { false, true })
             {
@@ -41,7 +41,7 @@ internal static class DownloadCases
     {
         var file = context.Large;
         var label = $"download {BenchContext.Size(file.Size)}";
-        foreach (var (name, server) in context.BothServers)
+        foreach (var (name, server) in context.DownloadServers)
         {
             foreach (var http2 in new[] { false, true })
             {

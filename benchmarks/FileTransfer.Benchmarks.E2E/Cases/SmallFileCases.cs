@@ -21,7 +21,7 @@ internal static class SmallFileCases
         foreach (var file in new[] { context.Small1K, context.Small64K })
         {
             var label = $"GET {BenchContext.Size(file.Size)}";
-            foreach (var (name, server) in context.BothServers)
+            foreach (var (name, server) in context.DownloadServers)
             {
                 var wrk = new CaseResult(Group, label, name, "HTTP/1.1", $"wrk -c{Connections}");
                 context.Plan(wrk, server, s => async verify =>

@@ -13,9 +13,11 @@ internal sealed record ToolResult(int ExitCode, string StandardOutput, string St
 /// <summary>Runs curl, h2load, wrk and friends as child processes with a bound on their time.</summary>
 internal static class ExternalTool
 {
-    public static bool Exists(string name) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':')
-            .Any(dir => File.Exists(Path.Combine(dir, name)));
+    /// <summary>Full path of a program on PATH (or in /usr/sbin, where Debian puts nginx), or null.</summary>
+    public static string? Find(string name) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin")
+            .Select(dir => Path.Combine(dir, name))
+            .FirstOrDefault(File.Exists);
 
     public static async Task<ToolResult> RunAsync(string fileName, IEnumerable<string> arguments, TimeSpan timeout)
     {

@@ -20,7 +20,7 @@ internal sealed class NginxServer : ServerUnderTest
     /// <summary>The last lines of nginx's error log, to explain a failed case.</summary>
     public string ErrorLogTail() => File.Exists(_errorLog) ? string.Join('\n', File.ReadLines(_errorLog).TakeLast(5)) : "";
 
-    public static async Task<NginxServer> StartAsync(string prefix, string rootPath)
+    public static async Task<NginxServer> StartAsync(string executable, string prefix, string rootPath)
     {
         var server = new NginxServer(rootPath) { _errorLog = Path.Combine(prefix, "logs", "error.log") };
         var (http1, http2) = (FreePort(), FreePort());
@@ -65,7 +65,7 @@ internal sealed class NginxServer : ServerUnderTest
             }
             """);
 
-        server.Process = Process.Start(new ProcessStartInfo("nginx", ["-c", config, "-p", prefix])
+        server.Process = Process.Start(new ProcessStartInfo(executable, ["-c", config, "-p", prefix])
         {
             RedirectStandardError = true,
             RedirectStandardOutput = true,

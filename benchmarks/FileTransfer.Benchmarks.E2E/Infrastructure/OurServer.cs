@@ -15,14 +15,14 @@ internal sealed partial class OurServer : ServerUnderTest
     private readonly List<string> _output = [];
     private long _readingOverhead;
 
-    private OurServer(string rootPath)
-        : base("ours", rootPath)
+    private OurServer(string name, string rootPath)
+        : base(name, rootPath)
     {
     }
 
-    public static async Task<OurServer> StartAsync(string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment)
+    public static async Task<OurServer> StartAsync(string name, string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment)
     {
-        var server = new OurServer(rootPath);
+        var server = new OurServer(name, rootPath);
         var start = new ProcessStartInfo("dotnet", [serverDll])
         {
             RedirectStandardOutput = true,

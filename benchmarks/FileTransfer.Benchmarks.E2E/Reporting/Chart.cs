@@ -18,7 +18,10 @@ internal static class Chart
         await File.WriteAllTextAsync(Path.Combine(directory, "large.dat"), Data(large, s => s.MegabytesPerSecond));
         await File.WriteAllTextAsync(Path.Combine(directory, "small.dat"), Data(small, s => s.RequestsPerSecond));
         var script = Path.Combine(directory, "results.gp");
-        await File.WriteAllTextAsync(script, """
+        var legend = results.Any(r => r.Server == "ours-before")
+            ? "NaN with boxes lc 1 title \"ours\", NaN with boxes lc 2 title \"nginx\", NaN with boxes lc 3 title \"ours-before\""
+            : "NaN with boxes lc 1 title \"ours\", NaN with boxes lc 2 title \"nginx\"";
+        await File.WriteAllTextAsync(script, $$"""
             set terminal pngcairo size 1400,1000 font "DejaVu Sans,11"
             set output 'results.png'
             set multiplot layout 2,1 title "FileTransfer (ours) and nginx on loopback: median, whiskers min–max" font ",14"
@@ -32,14 +35,14 @@ internal static class Chart
             set title "Large files: throughput (MB/s, higher is better)"
             set ylabel "MB/s"
             plot 'large.dat' using 0:2:3:4:(0.7):5:xtic(1) with boxerrorbars lc variable notitle, \
-                 NaN with boxes lc 1 title "ours", NaN with boxes lc 2 title "nginx"
+                 {{legend}}
             set title "Small files: requests per second (higher is better)"
             set ylabel "requests/s"
             plot 'small.dat' using 0:2:3:4:(0.7):5:xtic(1) with boxerrorbars lc variable notitle, \
-                 NaN with boxes lc 1 title "ours", NaN with boxes lc 2 title "nginx"
+                 {{legend}}
             unset multiplot
             """);
-        if (!ExternalTool.Exists("gnuplot"))
+        if (ExternalTool.Find("gnuplot") is null)
         {
             Console.Error.WriteLine("gnuplot not installed: results.gp written, no PNG (apt-get install gnuplot-nox)");
             return;
@@ -67,7 +70,7 @@ internal static class Chart
                 label = $"{r.Name[4..]} {r.Server} {r.Protocol} {r.Client.Split(' ')[0]}";
             }
 
-            text.AppendLine(CultureInfo.InvariantCulture, $"\"{label}\" {spread.Median:F1} {spread.Min:F1} {spread.Max:F1} {(r.Server == "ours" ? 1 : 2)}");
+            text.AppendLine(CultureInfo.InvariantCulture, $"\"{label}\" {spread.Median:F1} {spread.Min:F1} {spread.Max:F1} {r.Server switch { "ours" => 1, "nginx" => 2, _ => 3 }}");
         }
 
         return text.Length == 0 ? "\"none\" 0 0 0 1\n" : text.ToString();

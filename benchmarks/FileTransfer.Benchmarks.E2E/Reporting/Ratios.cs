@@ -56,6 +56,16 @@ internal static class Ratios
             }
         }
 
+        if (results.Any(r => r.Server == "ours-before"))
+        {
+            const string Before = "ours-before";
+            yield return Throughput("Before/after: HTTP/1.1 download (curl), ours / ours-before", Find(Dl, "ours", H1, "curl"), Find(Dl, Before, H1, "curl"), null);
+            yield return Throughput("Before/after: HTTP/2 download (curl), ours / ours-before", Find(Dl, "ours", H2, "curl"), Find(Dl, Before, H2, "curl"), null);
+            yield return Throughput("Before/after: HTTP/1.1 download (.NET), ours / ours-before", Find(Net, "ours", H1, ".NET HttpClient"), Find(Net, Before, H1, ".NET HttpClient"), null);
+            yield return Throughput("Before/after: HTTP/2 download (.NET), ours / ours-before", Find(Net, "ours", H2, ".NET HttpClient"), Find(Net, Before, H2, ".NET HttpClient"), null);
+            yield return Throughput("Before/after: HTTP/2 / HTTP/1.1 (.NET), ours-before", Find(Net, Before, H2, ".NET HttpClient"), Find(Net, Before, H1, ".NET HttpClient"), null);
+        }
+
         var oursLarge = results.Where(r => r.Server == "ours" && r.Group is Net or Dl && r.Error is null).ToList();
         yield return AtMost("Server allocations per GiB downloaded, ours (worst row of cases 1–2)", oursLarge,
             s => s.ServerAllocatedBytes / 1e6 / (s.Bytes / (double)(1L << 30)), 2, "MB");

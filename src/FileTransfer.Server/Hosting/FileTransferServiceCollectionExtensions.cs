@@ -1,7 +1,10 @@
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
@@ -27,7 +30,11 @@ public static class FileTransferServiceCollectionExtensions
         var endpoints = new ListeningEndpoints();
         services.AddSingleton(endpoints);
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.ConfigureEndpointDefaults(endpoints.Add));
-        services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelTuning>();
+        services.AddSingleton<KestrelTuning>();
+        services.AddSingleton<IConfigureOptions<KestrelServerOptions>>(sp => sp.GetRequiredService<KestrelTuning>());
+        services.AddSingleton<IConfigureOptions<SocketTransportOptions>>(sp => sp.GetRequiredService<KestrelTuning>());
+        services.RemoveAll<IMemoryPoolFactory<byte>>();
+        services.AddSingleton<IMemoryPoolFactory<byte>, TransferMemoryPoolFactory>();
         services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddRuntimeEndpoint();
 

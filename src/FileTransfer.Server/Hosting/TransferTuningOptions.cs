@@ -17,4 +17,11 @@ public sealed class TransferTuningOptions
     /// <summary>Size of each read from the file into the response (default 256 KiB).</summary>
     [Range(4 * 1024, 16 * 1024 * 1024)]
     public int SendFileChunkBytes { get; set; } = 256 * 1024;
+
+    /// <summary>
+    /// Size of the blocks Kestrel's connections buffer in (default 32 KiB; Kestrel's own pool uses
+    /// 4 KiB). See <see cref="TransferMemoryPool"/> for why.
+    /// </summary>
+    [Range(4 * 1024, 1024 * 1024)]
+    public int MemoryPoolBlockBytes { get; set; } = 32 * 1024;
 }
