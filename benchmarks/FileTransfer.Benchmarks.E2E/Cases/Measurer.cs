@@ -75,11 +75,29 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
     {
         try
         {
-            await action();
+            for (var attempt = 1; ; attempt++)
+            {
+                var floods = (server as NginxServer)?.FloodClosures() ?? 0;
+                try
+                {
+                    await action();
+                    break;
+                }
+                catch (Exception) when (attempt < 3 && server is NginxServer nginx && nginx.FloodClosures() > floods)
+                {
+                    // Not a wrong byte: nginx's HTTP/2 flood guard closed the connection. Said in the report, run again.
+                    result.NginxFloodRetries++;
+                }
+            }
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            result.Error = server is NginxServer nginx ? $"{e.Message} (nginx error.log: {nginx.ErrorLogTail()})" : e.Message;
+            result.Error = server switch
+            {
+                NginxServer nginx => $"{e.Message} (nginx error.log: {nginx.ErrorLogTail()})",
+                OurServer ours => $"{e.Message} (server log: {ours.OutputTail()})",
+                _ => e.Message,
+            };
             Console.Error.WriteLine($"[FAIL] {result.Key}: {e}");
         }
     }

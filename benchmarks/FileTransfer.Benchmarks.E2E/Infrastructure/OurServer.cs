@@ -61,6 +61,18 @@ internal sealed partial class OurServer : ServerUnderTest
 
     public long ReadingOverheadBytes => _readingOverhead;
 
+    /// <summary>Everything the server printed, next to its storage root.</summary>
+    public string LogPath => RootPath + $".{Name}.log";
+
+    /// <summary>The server's last log lines, to explain a failed case.</summary>
+    public string OutputTail()
+    {
+        lock (_output)
+        {
+            return string.Join(" | ", _output.TakeLast(4));
+        }
+    }
+
     public override async Task<ServerReading> ReadAsync()
     {
         var snapshot = await _diagnostics.GetFromJsonAsync<RuntimeSnapshot>(new Uri(Http1, "debug/runtime"))
@@ -85,6 +97,12 @@ internal sealed partial class OurServer : ServerUnderTest
         lock (_output)
         {
             _output.Add(line);
+            if (_output.Count > 10_000)
+            {
+                _output.RemoveRange(0, 5_000);
+            }
+
+            File.AppendAllText(LogPath, line + "\n");
         }
 
         var match = ListeningLine().Match(line);

@@ -37,6 +37,9 @@ internal sealed class CaseResult(string group, string name, string server, strin
     /// <summary>Set when the case was not run for a reason outside the harness (e.g. the upload API not on this build).</summary>
     public string? Skipped { get; set; }
 
+    /// <summary>Runs repeated because nginx's HTTP/2 flood guard closed the connection (see NginxServer.FloodClosures).</summary>
+    public int NginxFloodRetries { get; set; }
+
     public string Key => $"{Name}|{Server}|{Protocol}|{Client}";
 
     public Spread Of(Func<Sample, double?> figure)

@@ -38,6 +38,11 @@ internal static class MarkdownReport
                     continue;
                 }
 
+                if (r.NginxFloodRetries > 0)
+                {
+                    head = $"| {r.Name} | {r.Server} | {r.Protocol} | {r.Client} (retried {r.NginxFloodRetries}×: nginx `http2 flood detected`) |";
+                }
+
                 text.AppendLine(small
                     ? $"{head} {r.Of(s => s.RequestsPerSecond).Format("N0")} | {r.Of(s => s.MegabytesPerSecond).Format("N0")} | "
                       + $"{r.Of(s => s.ServerAllocatedBytes / (double)s.Requests).Format("N0")} | {r.Of(s => s.ServerPeakWorkingSetBytes).Format("N0", Mega)} | "

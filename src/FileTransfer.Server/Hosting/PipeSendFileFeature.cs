@@ -8,7 +8,7 @@ namespace FileTransfer.Server.Hosting;
 /// Kestrel has no sendfile(2) path: its <see cref="IHttpResponseBodyFeature.SendFileAsync"/> reads
 /// the file into a 16 KiB buffer and writes that buffer to the response stream, which copies it
 /// again into the connection's pipe and flushes every 16 KiB. This feature reads from the file
-/// straight into the pipe's own memory in larger pieces and flushes once per piece. Everything
+/// straight into the pipe's own memory and flushes once per chunk of <c>chunkBytes</c>. Everything
 /// else (headers, ranges, conditionals) stays with PhysicalFileResult, which calls this method
 /// with the offset and count it has already validated (RFC 9110 14).
 /// </summary>
@@ -39,23 +39,32 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
         var writer = inner.Writer;
         while (remaining > 0)
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            var memory = writer.GetMemory((int)Math.Min(chunkBytes, remaining));
-            if (memory.Length > remaining)
+            // Fill the pipe's own blocks (pooled, pinned; see TransferMemoryPool) up to one chunk, then
+            // flush once. A single large GetMemory would rent from ArrayPool instead, whose per-core
+            // cache is too small for many connections each holding a MiB of unsent data.
+            var unflushed = 0L;
+            while (remaining > 0 && unflushed < chunkBytes)
             {
-                memory = memory[..(int)remaining];
+                cancellationToken.ThrowIfCancellationRequested();
+                var memory = writer.GetMemory();
+                if (memory.Length > remaining)
+                {
+                    memory = memory[..(int)remaining];
+                }
+
+                var read = await RandomAccess.ReadAsync(file, memory, offset, cancellationToken);
+                if (read == 0)
+                {
+                    // The file shrank after Content-Length was sent: the response cannot be completed honestly.
+                    throw new IOException($"'{path}' ended {remaining} bytes early.");
+                }
+
+                writer.Advance(read);
+                offset += read;
+                remaining -= read;
+                unflushed += read;
             }
 
-            var read = await RandomAccess.ReadAsync(file, memory, offset, cancellationToken);
-            if (read == 0)
-            {
-                // The file shrank after Content-Length was sent: the response cannot be completed honestly.
-                throw new IOException($"'{path}' ended {remaining} bytes early.");
-            }
-
-            writer.Advance(read);
-            offset += read;
-            remaining -= read;
             var flushed = await writer.FlushAsync(cancellationToken);
             if (flushed.IsCanceled)
             {

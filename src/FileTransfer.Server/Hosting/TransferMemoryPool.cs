@@ -12,11 +12,12 @@ namespace FileTransfer.Server.Hosting;
 /// buffers allocate their iovec and GCHandle arrays on every call (System.Net.Sockets, Unix),
 /// which was most of the server's allocations per GiB over HTTP/2. Larger blocks keep a frame in
 /// one or two buffers. Blocks are pinned (sockets need no pinning per call) and reused; at most
-/// <see cref="MaxRetainedBytes"/> of free blocks are kept, the rest is left to the GC.
+/// <see cref="MaxRetainedBytes"/> of free blocks are kept (enough for 64 connections each with a full
+/// 1 MiB write buffer, see KestrelTuning), the rest is left to the GC.
 /// </summary>
 internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
 {
-    private const long MaxRetainedBytes = 64L * 1024 * 1024;
+    private const long MaxRetainedBytes = 128L * 1024 * 1024;
     private readonly ConcurrentQueue<Block> _free = new();
     private readonly int _maxRetained = (int)Math.Max(1, MaxRetainedBytes / blockSize);
     private volatile bool _disposed;

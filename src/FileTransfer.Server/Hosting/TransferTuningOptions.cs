@@ -8,13 +8,13 @@ public sealed class TransferTuningOptions
     public const string SectionName = "Transfer";
 
     /// <summary>
-    /// Copy file responses by reading straight into the response's PipeWriter in pieces of
+    /// Copy file responses by reading straight into the response's PipeWriter, flushing every
     /// <see cref="SendFileChunkBytes"/> (one copy less than Kestrel's fallback, which reads
-    /// 16 KiB pieces into a buffer and then writes that buffer). Default true.
+    /// 16 KiB pieces into a buffer, then writes and flushes that buffer). Default true.
     /// </summary>
     public bool UsePipeSendFile { get; set; } = true;
 
-    /// <summary>Size of each read from the file into the response (default 256 KiB).</summary>
+    /// <summary>Bytes read from the file into the response between two flushes (default 256 KiB).</summary>
     [Range(4 * 1024, 16 * 1024 * 1024)]
     public int SendFileChunkBytes { get; set; } = 256 * 1024;
 
