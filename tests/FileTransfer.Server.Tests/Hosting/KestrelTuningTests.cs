@@ -32,6 +32,18 @@ public sealed class KestrelTuningTests
     }
 
     [Fact]
+    public void Slow_Readers_Get_30_Seconds_Of_Grace()
+    {
+        using var factory = new FileTransferFactory();
+
+        var rate = factory.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.MinResponseDataRate;
+
+        Assert.NotNull(rate);
+        Assert.Equal(240, rate.BytesPerSecond);
+        Assert.Equal(TimeSpan.FromSeconds(30), rate.GracePeriod);
+    }
+
+    [Fact]
     public void Kestrel_Limits_Follow_Configuration()
     {
         using var factory = new FileTransferFactory().With("Kestrel:Limits:MaxResponseBufferSize", "131072");
