@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: installs the test peers, builds with warnings as errors, runs the suite,
-# and ends with the real totals on a line of its own: "N passed, N failed[, N skipped]".
+# Runs every test: installs the test peers, builds with warnings as errors, runs the suite and
+# the benchmark smoke, and ends with the real totals on a line of its own: "N passed, N failed[, N skipped]".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,14 @@ dotnet test FileTransfer.sln -c Release \
   --logger "trx;LogFilePrefix=results" --logger "console;verbosity=normal" \
   --results-directory "$results"
 status=$?
+
+# The benchmark harness once in smoke mode (tiny files, one run, no timing assertions), so that it
+# cannot rot: every case must complete with the right bytes against our server and nginx.
+mkdir -p artifacts
+timeout 300 dotnet run -c Release --no-build --project benchmarks/FileTransfer.Benchmarks.E2E -- --smoke \
+  > artifacts/benchmark-smoke.md
+smoke=$?
+if ((smoke != 0)); then echo "benchmark smoke FAILED (exit $smoke)"; else echo "benchmark smoke passed"; fi
 
 passed=0; failed=0; skipped=0; total=0
 for trx in "$results"/*.trx; do
@@ -30,6 +38,6 @@ else
   echo "$passed passed, $failed failed"
 fi
 
-if ((status != 0 || failed > 0 || total == 0)); then
+if ((status != 0 || failed > 0 || total == 0 || smoke != 0)); then
   exit 1
 fi

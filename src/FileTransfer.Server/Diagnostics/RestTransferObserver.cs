@@ -1,3 +1,4 @@
+using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Http.Features;
 
 namespace FileTransfer.Server.Diagnostics;
@@ -26,10 +27,15 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
         var responseBody = context.Features.GetRequiredFeature<IHttpResponseBodyFeature>();
         var requestBody = context.Request.Body;
         StreamResponseBodyFeature? counted = null;
-        if (direction == TransferDirection.Download)
+        if (direction == TransferDirection.Download && responseBody is PipeSendFileFeature pipe)
         {
-            // Kestrel has no sendfile path either: its SendFileAsync copies through the response
-            // stream exactly as StreamResponseBodyFeature does, so this costs no extra copy.
+            // The pipe send-file path reports what it flushed; wrapping it would undo its copy savings.
+            pipe.Progress = transfer;
+        }
+        else if (direction == TransferDirection.Download)
+        {
+            // Kestrel's own SendFileAsync copies through the response stream exactly as
+            // StreamResponseBodyFeature does, so counting there costs no extra copy.
             counted = new StreamResponseBodyFeature(new CountingStream(responseBody.Stream, transfer), responseBody);
             context.Features.Set<IHttpResponseBodyFeature>(counted);
         }

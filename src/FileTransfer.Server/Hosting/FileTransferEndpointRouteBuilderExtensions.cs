@@ -1,5 +1,5 @@
-using FileTransfer.Server.Rest;
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 
@@ -21,12 +21,14 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.UseProblemsForEmptyFileErrors();
+        PipeSendFileFeature.Use(app);
         app.UseTransferDiagnostics();
 
         app.UseFileTransferSecurity();
 
         app.MapControllers().RequireFileScopes();
         app.MapHealthChecks("/healthz");
+        app.MapRuntimeEndpoint();
         app.MapOpenApi();
         app.UseSwaggerUI(options =>
         {

@@ -1,0 +1,136 @@
+using FileTransfer.Benchmarks.E2E.Cases;
+using FileTransfer.Benchmarks.E2E.Infrastructure;
+using FileTransfer.Benchmarks.E2E.Reporting;
+
+namespace FileTransfer.Benchmarks.E2E;
+
+/// <summary>Generates the files, starts both servers, runs the chosen cases and writes the report.</summary>
+internal sealed class Harness(HarnessOptions options)
+{
+    public async Task<int> RunAsync()
+    {
+        var work = options.WorkDirectory ?? Path.Combine(Path.GetTempPath(), "filetransfer-bench-" + Guid.NewGuid().ToString("N")[..8]);
+        var results = new List<CaseResult>();
+        var context = new BenchContext(options, new Measurer(options, results), work);
+        try
+        {
+            await PrepareAsync(context);
+            await using (context.Ours)
+            await using (context.Baseline)
+            await using (context.Nginx)
+            {
+                await RunCasesAsync(context);
+            }
+        }
+        finally
+        {
+            if (options.WorkDirectory is null)
+            {
+                Directory.Delete(work, recursive: true);
+            }
+        }
+
+        var command = "dotnet run -c Release --project benchmarks/FileTransfer.Benchmarks.E2E -- " + string.Join(' ', options.CommandLine);
+        var report = MarkdownReport.Write(results, await MachineInfo.DescribeAsync(), command.TrimEnd(), Ratios.Compute(results));
+        Console.WriteLine(report);
+        if (options.OutDirectory is { } output)
+        {
+            Directory.CreateDirectory(output);
+            await File.WriteAllTextAsync(Path.Combine(output, "report.md"), report);
+            await Chart.WriteAsync(results, output);
+        }
+
+        var failed = results.Where(r => r.Error is not null).ToList();
+        Console.Error.WriteLine(failed.Count == 0
+            ? $"benchmark: {results.Count(r => r.Skipped is null)} cases completed with correct bytes, {results.Count(r => r.Skipped is not null)} skipped"
+            : $"benchmark: {failed.Count} case(s) FAILED: {string.Join("; ", failed.Select(f => f.Key + ": " + f.Error))}");
+        return failed.Count == 0 ? 0 : 1;
+    }
+
+    private async Task PrepareAsync(BenchContext context)
+    {
+        var files = Path.Combine(context.WorkDirectory, "files");
+        context.Large = await TestFiles.CreateAsync(files, "large.bin", options.Size);
+        context.Concurrent = await TestFiles.CreateAsync(files, "concurrent.bin", options.ConcurrentSize);
+        context.Small1K = await TestFiles.CreateAsync(files, "small-1k.bin", 1024);
+        context.Small64K = await TestFiles.CreateAsync(files, "small-64k.bin", 64 * 1024);
+        var oursRoot = Path.Combine(context.WorkDirectory, "ours-root");
+        var nginxRoot = Path.Combine(context.WorkDirectory, "nginx-root");
+        foreach (var file in new[] { context.Large, context.Concurrent, context.Small1K, context.Small64K })
+        {
+            await TestFiles.LinkIntoAsync(file, Path.Combine(oursRoot, BenchContext.Folder));
+            await TestFiles.LinkIntoAsync(file, Path.Combine(nginxRoot, BenchContext.Folder));
+        }
+
+        context.Ours = await OurServer.StartAsync("ours", ServerDll(), oursRoot, options.ServerEnvironment);
+        Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
+        if (options.BaselineEnvironment.Count > 0)
+        {
+            var environment = new Dictionary<string, string>(options.ServerEnvironment);
+            foreach (var (key, value) in options.BaselineEnvironment)
+            {
+                environment[key] = value;
+            }
+
+            // Same root as ours: the same files, read from the same inodes.
+            context.Baseline = await OurServer.StartAsync("ours-before", ServerDll(), oursRoot, environment);
+        }
+
+        if (ExternalTool.Find("nginx") is not { } nginx)
+        {
+            context.NginxMissing = "nginx is not installed (apt-get install nginx-light)";
+        }
+        else
+        {
+            context.Nginx = await NginxServer.StartAsync(nginx, Path.Combine(context.WorkDirectory, "nginx"), nginxRoot);
+            Console.Error.WriteLine($"[nginx] {context.Nginx.Http1} (HTTP/1.1), {context.Nginx.Http2} (h2c)");
+        }
+
+        await UploadCases.ProbeAsync(context);
+    }
+
+    private async Task RunCasesAsync(BenchContext context)
+    {
+        var cases = options.Cases;
+        if (cases.Contains("download"))
+        {
+            await DownloadCases.RunDotnetAsync(context);
+        }
+
+        if (cases.Contains("nginx"))
+        {
+            await DownloadCases.RunNeutralAsync(context);
+        }
+
+        if (cases.Contains("upload"))
+        {
+            await UploadCases.RunAsync(context);
+        }
+
+        if (cases.Contains("small"))
+        {
+            await SmallFileCases.RunAsync(context);
+        }
+
+        if (cases.Contains("concurrency"))
+        {
+            await ConcurrencyCase.RunAsync(context);
+        }
+    }
+
+    /// <summary>The server dll the solution built next to this harness (same configuration).</summary>
+    private static string ServerDll()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "FileTransfer.sln")))
+            {
+                var configuration = AppContext.BaseDirectory.Contains("/Debug/", StringComparison.Ordinal) ? "Debug" : "Release";
+                var dll = Path.Combine(dir.FullName, "src", "FileTransfer.Server", "bin", configuration, "net10.0", "FileTransfer.Server.dll");
+                return File.Exists(dll) ? dll : throw new FileNotFoundException("Build the server first: dotnet build -c " + configuration, dll);
+            }
+        }
+
+        throw new InvalidOperationException("FileTransfer.sln not found above " + AppContext.BaseDirectory);
+    }
+}

@@ -1,0 +1,110 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+
+namespace FileTransfer.Benchmarks.E2E.Infrastructure;
+
+/// <summary>
+/// nginx (the Debian package) as a non-daemon child, configured the way one serves big static
+/// files: sendfile, HTTP/1.1 on one port and h2c on another, WebDAV PUT (temp file + rename)
+/// with its temp folder on the same file system as the root.
+/// </summary>
+internal sealed class NginxServer : ServerUnderTest
+{
+    private string _errorLog = "";
+
+    private NginxServer(string rootPath)
+        : base("nginx", rootPath)
+    {
+    }
+
+    /// <summary>
+    /// How often nginx has closed an HTTP/2 connection as a "flood" so far (logged at info level).
+    /// nginx 1.22 guards against clients whose control frames (WINDOW_UPDATE, PING, SETTINGS)
+    /// outweigh their payload; a download client that only reads and acknowledges can trip it now
+    /// and then on loopback, and the case then fails through no fault of the bytes.
+    /// </summary>
+    public int FloodClosures() => File.Exists(_errorLog) ? File.ReadLines(_errorLog).Count(l => l.Contains("flood detected", StringComparison.Ordinal)) : 0;
+
+    /// <summary>The last lines of nginx's error log, to explain a failed case.</summary>
+    public string ErrorLogTail() => File.Exists(_errorLog) ? string.Join('\n', File.ReadLines(_errorLog).TakeLast(5)) : "";
+
+    public static async Task<NginxServer> StartAsync(string executable, string prefix, string rootPath)
+    {
+        var server = new NginxServer(rootPath) { _errorLog = Path.Combine(prefix, "logs", "error.log") };
+        var (http1, http2) = (FreePort(), FreePort());
+        var temp = Path.Combine(rootPath, ".nginx-body");
+        Directory.CreateDirectory(Path.Combine(prefix, "logs"));
+        Directory.CreateDirectory(temp);
+
+        // Workers run as an unprivileged user when the master is root: they must be able to write uploads.
+        foreach (var dir in new[] { rootPath, temp, Path.Combine(rootPath, "bench") })
+        {
+            Directory.CreateDirectory(dir);
+            File.SetUnixFileMode(dir, (UnixFileMode)0b111_111_111);
+        }
+
+        var config = Path.Combine(prefix, "nginx.conf");
+        await File.WriteAllTextAsync(config, $$"""
+            daemon off;
+            worker_processes auto;
+            pid {{prefix}}/nginx.pid;
+            error_log {{prefix}}/logs/error.log info;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                sendfile on;
+                tcp_nopush on;
+                keepalive_requests 1000000;
+                default_type application/octet-stream;
+                client_max_body_size 0;
+                client_body_temp_path {{temp}};
+                proxy_temp_path {{prefix}}/proxy; fastcgi_temp_path {{prefix}}/fastcgi;
+                uwsgi_temp_path {{prefix}}/uwsgi; scgi_temp_path {{prefix}}/scgi;
+                server {
+                    listen 127.0.0.1:{{http1}};
+                    listen 127.0.0.1:{{http2}} http2;
+                    location /api/files/ {
+                        alias {{rootPath}}/;
+                        dav_methods PUT;
+                        create_full_put_path on;
+                        dav_access user:rw group:rw all:r;
+                    }
+                }
+            }
+            """);
+
+        server.Process = Process.Start(new ProcessStartInfo(executable, ["-c", config, "-p", prefix])
+        {
+            RedirectStandardError = true,
+            RedirectStandardOutput = true,
+        }) ?? throw new InvalidOperationException("Could not start nginx");
+        server.Http1 = new Uri($"http://127.0.0.1:{http1}");
+        server.Http2 = new Uri($"http://127.0.0.1:{http2}");
+        await WaitForPortAsync(server, http1);
+        await WaitForPortAsync(server, http2);
+        return server;
+    }
+
+    private static async Task WaitForPortAsync(NginxServer server, int port)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (true)
+        {
+            try
+            {
+                using var socket = new TcpClient();
+                await socket.ConnectAsync("127.0.0.1", port);
+                return;
+            }
+            catch (SocketException) when (DateTime.UtcNow < deadline && !server.Process.HasExited)
+            {
+                await Task.Delay(50);
+            }
+            catch (SocketException)
+            {
+                var error = server.Process.HasExited ? await server.Process.StandardError.ReadToEndAsync() : "";
+                throw new InvalidOperationException($"nginx did not listen on {port}: {error}");
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+using System.Diagnostics;
+
+namespace FileTransfer.Benchmarks.E2E.Infrastructure;
+
+/// <summary>One reading of a server process: cumulative managed allocations (ours only), peak memory, CPU.</summary>
+internal sealed record ServerReading(long? AllocatedBytes, long PeakWorkingSetBytes, double CpuMilliseconds);
+
+/// <summary>
+/// A server on loopback that serves the same files under <c>/api/files/</c> on an HTTP/1.1 and an
+/// h2c port, and accepts <c>PUT /api/files/NAME</c>, so that every client runs unchanged against both.
+/// </summary>
+internal abstract class ServerUnderTest : IAsyncDisposable
+{
+    protected ServerUnderTest(string name, string rootPath)
+    {
+        Name = name;
+        RootPath = rootPath;
+    }
+
+    public string Name { get; }
+
+    /// <summary>The folder the server serves; files are hard-linked in, uploads land here.</summary>
+    public string RootPath { get; }
+
+    public Uri Http1 { get; protected set; } = null!;
+
+    public Uri Http2 { get; protected set; } = null!;
+
+    protected Process Process { get; set; } = null!;
+
+    public Uri Base(bool http2) => http2 ? Http2 : Http1;
+
+    public Uri FileUrl(bool http2, string name) => new(Base(http2), "api/files/" + name);
+
+    /// <summary>Where an upload named <paramref name="name"/> ends up on disk.</summary>
+    public string PathOf(string name) => Path.Combine(RootPath, name);
+
+    public void ResetPeak() => ProcessMemory.ResetPeak(ProcessMemory.Tree(Process.Id));
+
+    public virtual Task<ServerReading> ReadAsync()
+    {
+        var tree = ProcessMemory.Tree(Process.Id);
+        return Task.FromResult(new ServerReading(null, ProcessMemory.PeakBytes(tree), ProcessMemory.CpuMilliseconds(tree)));
+    }
+
+    public virtual async ValueTask DisposeAsync()
+    {
+        if (Process is { HasExited: false })
+        {
+            Process.Kill(entireProcessTree: true);
+            await Process.WaitForExitAsync();
+        }
+
+        Process?.Dispose();
+    }
+
+    protected static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

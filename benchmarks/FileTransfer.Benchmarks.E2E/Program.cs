@@ -1,0 +1,25 @@
+using System.Runtime.Versioning;
+using FileTransfer.Benchmarks.E2E;
+
+// The harness reads /proc and drives nginx, curl, h2load and wrk: Linux only.
+[assembly: SupportedOSPlatform("linux")]
+
+if (args.Contains("--help") || args.Contains("-h"))
+{
+    Console.WriteLine(HarnessOptions.Usage);
+    return 0;
+}
+
+HarnessOptions options;
+try
+{
+    options = HarnessOptions.Parse(args);
+}
+catch (Exception e) when (e is ArgumentException or FormatException)
+{
+    Console.Error.WriteLine(e.Message);
+    Console.Error.WriteLine(HarnessOptions.Usage);
+    return 2;
+}
+
+return await new Harness(options).RunAsync();

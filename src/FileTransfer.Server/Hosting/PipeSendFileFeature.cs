@@ -1,0 +1,106 @@
+using FileTransfer.Server.Diagnostics;
+using System.IO.Pipelines;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Hosting;
+
+/// <summary>
+/// Kestrel has no sendfile(2) path: its <see cref="IHttpResponseBodyFeature.SendFileAsync"/> reads
+/// the file into a 16 KiB buffer and writes that buffer to the response stream, which copies it
+/// again into the connection's pipe and flushes every 16 KiB. This feature reads from the file
+/// straight into the pipe's own memory and flushes once per chunk of <c>chunkBytes</c>. Everything
+/// else (headers, ranges, conditionals) stays with PhysicalFileResult, which calls this method
+/// with the offset and count it has already validated (RFC 9110 14).
+/// </summary>
+internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int chunkBytes) : IHttpResponseBodyFeature
+{
+    public Stream Stream => inner.Stream;
+
+    /// <summary>Set by the transfer metrics: told the bytes of each flushed chunk.</summary>
+    public TransferMetrics.Transfer? Progress { get; set; }
+
+    public PipeWriter Writer => inner.Writer;
+
+    public void DisableBuffering() => inner.DisableBuffering();
+
+    public Task StartAsync(CancellationToken cancellationToken = default) => inner.StartAsync(cancellationToken);
+
+    public Task CompleteAsync() => inner.CompleteAsync();
+
+    public async Task SendFileAsync(string path, long offset, long? count, CancellationToken cancellationToken = default)
+    {
+        using var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.Asynchronous | FileOptions.SequentialScan);
+        var length = RandomAccess.GetLength(file);
+        // Same argument checks as ASP.NET Core's SendFileFallback.
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, length);
+        var remaining = count ?? length - offset;
+        ArgumentOutOfRangeException.ThrowIfNegative(remaining, nameof(count));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(remaining, length - offset, nameof(count));
+
+        await inner.StartAsync(cancellationToken);
+        var writer = inner.Writer;
+        while (remaining > 0)
+        {
+            // Fill the pipe's own blocks (pooled, pinned; see TransferMemoryPool) up to one chunk, then
+            // flush once. A single large GetMemory would rent from ArrayPool instead, whose per-core
+            // cache is too small for many connections each holding a MiB of unsent data.
+            var unflushed = 0L;
+            while (remaining > 0 && unflushed < chunkBytes)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var memory = writer.GetMemory();
+                if (memory.Length > remaining)
+                {
+                    memory = memory[..(int)remaining];
+                }
+
+                var read = await RandomAccess.ReadAsync(file, memory, offset, cancellationToken);
+                if (read == 0)
+                {
+                    // The file shrank after Content-Length was sent: the response cannot be completed honestly.
+                    throw new IOException($"'{path}' ended {remaining} bytes early.");
+                }
+
+                writer.Advance(read);
+                offset += read;
+                remaining -= read;
+                unflushed += read;
+            }
+
+            var flushed = await writer.FlushAsync(cancellationToken);
+            Progress?.Add((int)unflushed);
+            if (flushed.IsCanceled)
+            {
+                throw new OperationCanceledException(cancellationToken);
+            }
+
+            if (flushed.IsCompleted)
+            {
+                // The client went away; Kestrel aborts the connection, nothing more to send.
+                return;
+            }
+        }
+    }
+
+    /// <summary>Installs the feature on every request, wrapping the server's own body feature.</summary>
+    public static void Use(WebApplication app)
+    {
+        var options = app.Services.GetRequiredService<IOptions<TransferTuningOptions>>().Value;
+        if (!options.UsePipeSendFile)
+        {
+            return;
+        }
+
+        app.Use((context, next) =>
+        {
+            if (context.Features.Get<IHttpResponseBodyFeature>() is { } body)
+            {
+                context.Features.Set<IHttpResponseBodyFeature>(new PipeSendFileFeature(body, options.SendFileChunkBytes));
+            }
+
+            return next(context);
+        });
+    }
+}

@@ -1,0 +1,27 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace FileTransfer.Server.Hosting;
+
+/// <summary>How file bodies are copied to the connection, bound from the <c>Transfer</c> configuration section.</summary>
+public sealed class TransferTuningOptions
+{
+    public const string SectionName = "Transfer";
+
+    /// <summary>
+    /// Copy file responses by reading straight into the response's PipeWriter, flushing every
+    /// <see cref="SendFileChunkBytes"/> (one copy less than Kestrel's fallback, which reads
+    /// 16 KiB pieces into a buffer, then writes and flushes that buffer). Default true.
+    /// </summary>
+    public bool UsePipeSendFile { get; set; } = true;
+
+    /// <summary>Bytes read from the file into the response between two flushes (default 256 KiB).</summary>
+    [Range(4 * 1024, 16 * 1024 * 1024)]
+    public int SendFileChunkBytes { get; set; } = 256 * 1024;
+
+    /// <summary>
+    /// Size of the blocks Kestrel's connections buffer in (default 32 KiB; Kestrel's own pool uses
+    /// 4 KiB). See <see cref="TransferMemoryPool"/> for why.
+    /// </summary>
+    [Range(4 * 1024, 1024 * 1024)]
+    public int MemoryPoolBlockBytes { get; set; } = 32 * 1024;
+}
