@@ -26,7 +26,7 @@ internal static class CurlClient
     private static async Task<CurlOutcome> RunAsync(bool http2, string[] arguments, string sizeVariable)
     {
         // The body (uploads answer JSON) goes to stdout ahead of the -w line, which is last.
-        string[] common = ["-sS", "--noproxy", "*", http2 ? "--http2-prior-knowledge" : "--http1.1", "-w", $"\n%{{http_code}} {sizeVariable} %{{time_total}}"];
+        string[] common = ["-sS", "--noproxy", "*", http2 ? "--http2-prior-knowledge" : "--http1.1", "-H", $"Authorization: Bearer {OurServer.ApiKey}", "-w", $"\n%{{http_code}} {sizeVariable} %{{time_total}}"];
         var result = (await ExternalTool.RunAsync("curl", [.. common, .. arguments], Timeout)).EnsureSuccess("curl");
         var output = result.StandardOutput;
         var split = output.LastIndexOf('\n');

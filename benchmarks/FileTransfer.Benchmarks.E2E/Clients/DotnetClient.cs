@@ -30,6 +30,7 @@ internal sealed class DotnetClient : IDisposable
             MaxConnectionsPerServer = int.MaxValue,
         };
         _client = new HttpClient(handler) { Timeout = TimeSpan.FromMinutes(30) };
+        _client.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", Infrastructure.OurServer.ApiKey);
     }
 
     public string Protocol => _version == HttpVersion.Version20 ? "HTTP/2" : "HTTP/1.1";

@@ -20,6 +20,12 @@ internal sealed partial class OurServer : ServerUnderTest
     {
     }
 
+    /// <summary>
+    /// The key every benchmark client sends (nginx ignores it). Reads are anonymous and the rate
+    /// limiter is off, so that what is measured is the transfer path, not the per-client limits.
+    /// </summary>
+    public const string ApiKey = "benchmark-key-with-every-scope-0123456789";
+
     public static async Task<OurServer> StartAsync(string name, string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment)
     {
         var server = new OurServer(name, rootPath);
@@ -33,6 +39,12 @@ internal sealed partial class OurServer : ServerUnderTest
         start.Environment["Kestrel__Endpoints__Http2__Url"] = "http://127.0.0.1:0";
         start.Environment["Storage__RootPath"] = rootPath;
         start.Environment["Diagnostics__EnableRuntimeEndpoint"] = "true";
+        start.Environment["Auth__ApiKeys__0__Key"] = ApiKey;
+        start.Environment["Auth__ApiKeys__0__Scopes__0"] = "read";
+        start.Environment["Auth__ApiKeys__0__Scopes__1"] = "write";
+        start.Environment["Auth__ApiKeys__0__Scopes__2"] = "delete";
+        start.Environment["Auth__AllowAnonymousRead"] = "true";
+        start.Environment["RateLimit__Enabled"] = "false";
         start.Environment["Logging__Console__FormatterName"] = "simple";
         start.Environment["Logging__Console__FormatterOptions__SingleLine"] = "true";
         foreach (var (key, value) in environment)

@@ -13,13 +13,6 @@ internal sealed class KestrelTuning(IConfiguration configuration) : IConfigureOp
 {
     public void Configure(KestrelServerOptions options)
     {
-        // Kestrel drops a response that is read slower than 240 B/s once it has waited 5 s; a
-        // download whose client pauses (busy hashing, throttled, a phone switching networks) for
-        // a few seconds is then cut off. Measured: 64 parallel 256 MiB downloads on the 2-core
-        // machine lost connections to exactly this ("response was not read by the client at the
-        // specified minimum data rate"). 30 s of grace is closer to nginx's 60 s send_timeout
-        // and still ends a client that has stopped reading.
-        options.Limits.MinResponseDataRate = new MinDataRate(bytesPerSecond: 240, gracePeriod: TimeSpan.FromSeconds(30));
         configuration.GetSection("Kestrel:Limits").Bind(options.Limits);
     }
 

@@ -39,6 +39,13 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
         ArgumentOutOfRangeException.ThrowIfNegative(remaining, nameof(count));
         ArgumentOutOfRangeException.ThrowIfGreaterThan(remaining, length - offset, nameof(count));
 
+        if (remaining == 0)
+        {
+            // Like Kestrel's fallback: nothing to send starts nothing, so that whoever set the
+            // status (416 with an empty range) can still shape the response.
+            return;
+        }
+
         await inner.StartAsync(cancellationToken);
         var writer = inner.Writer;
         while (remaining > 0)

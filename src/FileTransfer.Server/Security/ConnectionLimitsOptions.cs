@@ -30,5 +30,5 @@ public sealed class ConnectionLimitsOptions
 
     /// <summary>Time a transfer gets before the minimum rate applies (TCP slow start, a client opening a file).</summary>
     [Range(typeof(TimeSpan), "00:00:02", "01:00:00")]
-    public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(15);
+    public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(30);
 }

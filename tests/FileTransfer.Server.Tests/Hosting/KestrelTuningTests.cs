@@ -39,7 +39,7 @@ public sealed class KestrelTuningTests
         var rate = factory.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.MinResponseDataRate;
 
         Assert.NotNull(rate);
-        Assert.Equal(240, rate.BytesPerSecond);
+        Assert.Equal(1024, rate.BytesPerSecond);
         Assert.Equal(TimeSpan.FromSeconds(30), rate.GracePeriod);
     }
 

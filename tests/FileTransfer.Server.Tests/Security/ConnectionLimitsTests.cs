@@ -21,7 +21,7 @@ public sealed class ConnectionLimitsTests
         Assert.Equal(TimeSpan.FromMinutes(1), limits.KeepAliveTimeout);
         Assert.Equal(TimeSpan.FromSeconds(15), limits.RequestHeadersTimeout);
         Assert.Equal(1024, limits.MinRequestBodyDataRate?.BytesPerSecond);
-        Assert.Equal(TimeSpan.FromSeconds(15), limits.MinRequestBodyDataRate?.GracePeriod);
+        Assert.Equal(TimeSpan.FromSeconds(30), limits.MinRequestBodyDataRate?.GracePeriod);
         Assert.Equal(1024, limits.MinResponseDataRate?.BytesPerSecond);
         Assert.Equal(30_000_000, limits.MaxRequestBodySize);
     }
