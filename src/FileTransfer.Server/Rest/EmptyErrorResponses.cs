@@ -15,26 +15,37 @@ internal static class EmptyErrorResponses
     private const string ProblemJson = "application/problem+json";
     private static readonly JsonSerializerOptions Web = new(JsonSerializerDefaults.Web);
 
+    private static bool TrySwitchToProblem(HttpResponse response)
+    {
+        if (response.StatusCode is not (StatusCodes.Status412PreconditionFailed or StatusCodes.Status416RangeNotSatisfiable)
+            || response.ContentLength is not (0 or null)
+            || response.ContentType?.StartsWith(ProblemJson, StringComparison.Ordinal) == true)
+        {
+            return false;
+        }
+
+        response.ContentLength = null;
+        response.ContentType = ProblemJson;
+        return true;
+    }
+
     public static IApplicationBuilder UseProblemsForEmptyFileErrors(this IApplicationBuilder app) =>
         app.Use(async (context, next) =>
         {
             var converted = false;
+            // Whoever starts the response (a wrapping body feature, or nobody until the end)
+            // the headers are switched exactly once, before they go out.
             context.Response.OnStarting(() =>
             {
-                var response = context.Response;
-                if (response.StatusCode is StatusCodes.Status412PreconditionFailed or StatusCodes.Status416RangeNotSatisfiable
-                    && response.ContentLength is 0 or null
-                    && response.ContentType?.StartsWith(ProblemJson, StringComparison.Ordinal) != true)
-                {
-                    response.ContentLength = null;
-                    response.ContentType = ProblemJson;
-                    converted = true;
-                }
-
+                converted |= TrySwitchToProblem(context.Response);
                 return Task.CompletedTask;
             });
 
             await next(context);
+            if (!context.Response.HasStarted)
+            {
+                converted |= TrySwitchToProblem(context.Response);
+            }
 
             if (converted && !HttpMethods.IsHead(context.Request.Method))
             {
