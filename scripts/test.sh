@@ -6,9 +6,16 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh || { echo "could not install test peers"; exit 1; }
 
+# Build every project (server, CLI, tests, benchmarks) first: warnings are errors.
+if ! dotnet build FileTransfer.sln -c Release; then
+  echo "build FAILED"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
 results="artifacts/test-results"
 rm -rf "$results"
-dotnet test FileTransfer.sln -c Release \
+dotnet test FileTransfer.sln -c Release --no-build \
   --logger "trx;LogFilePrefix=results" --logger "console;verbosity=normal" \
   --results-directory "$results"
 status=$?
