@@ -15,15 +15,19 @@ internal sealed class Harness(HarnessOptions options)
         try
         {
             await PrepareAsync(context);
-            await using (context.Ours)
-            await using (context.Baseline)
-            await using (context.Nginx)
-            {
-                await RunCasesAsync(context);
-            }
+            await RunCasesAsync(context);
         }
         finally
         {
+            // Also when starting one of them failed: no server outlives the harness.
+            foreach (var server in new ServerUnderTest?[] { context.Ours, context.Baseline, context.Nginx })
+            {
+                if (server is not null)
+                {
+                    await server.DisposeAsync();
+                }
+            }
+
             if (options.WorkDirectory is null)
             {
                 Directory.Delete(work, recursive: true);

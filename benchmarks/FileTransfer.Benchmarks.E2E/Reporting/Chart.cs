@@ -32,6 +32,7 @@ internal static class Chart
             set xtics rotate by 25 right font ",9" nomirror
             set key top right
             set bmargin 9
+            set lmargin 16
             set title "Large files: throughput (MB/s, higher is better)"
             set ylabel "MB/s"
             plot 'large.dat' using 0:2:3:4:(0.7):5:xtic(1) with boxerrorbars lc variable notitle, \
@@ -64,7 +65,7 @@ internal static class Chart
         foreach (var r in rows.Where(r => r.Samples.Count > 0 && r.Error is null))
         {
             var spread = r.Of(s => figure(s));
-            var label = $"{r.Name.Split(' ')[0]} {r.Server} {r.Protocol} {r.Client}".Replace("\"", "'", StringComparison.Ordinal);
+            var label = $"{r.Name.Split(' ')[0]} {r.Server} {r.Protocol} {r.Client.Replace(" HttpClient", "", StringComparison.Ordinal)}".Replace("\"", "'", StringComparison.Ordinal);
             if (r.Group == SmallFileCases.Group)
             {
                 label = $"{r.Name[4..]} {r.Server} {r.Protocol} {r.Client.Split(' ')[0]}";
