@@ -52,7 +52,13 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
                 await counted.CompleteAsync();
             }
 
-            outcome = context.RequestAborted.IsCancellationRequested ? TransferOutcome.Aborted : TransferOutcome.For(context.Response.StatusCode);
+            // A client that leaves mid-body may not have tripped RequestAborted yet when the send
+            // loop notices the closed connection; fewer bytes than Content-Length says the same.
+            var cutShort = direction == TransferDirection.Download
+                && context.Response.StatusCode is StatusCodes.Status200OK or StatusCodes.Status206PartialContent
+                && context.Response.ContentLength is { } expected
+                && transfer.Bytes < expected;
+            outcome = context.RequestAborted.IsCancellationRequested || cutShort ? TransferOutcome.Aborted : TransferOutcome.For(context.Response.StatusCode);
         }
         catch (Exception) when (context.RequestAborted.IsCancellationRequested)
         {
