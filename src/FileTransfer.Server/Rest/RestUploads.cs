@@ -1,4 +1,3 @@
-using System.Globalization;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Http.Features;
@@ -41,28 +40,21 @@ internal static class RestUploads
             expected = sha256;
         }
 
-        var grant = request.HttpContext.User;
-        if (grant.FindFirst(FileTransferClaims.UploadSha256)?.Value is { } granted)
-        {
-            var grantedBytes = Convert.FromHexString(granted);
-            if (expected is not null && !expected.AsSpan().SequenceEqual(grantedBytes))
-            {
-                problem = Problem(StatusCodes.Status400BadRequest, "Digest mismatch", "The announced digest differs from the one the signed link allows.");
-                return null;
-            }
-
-            expected = grantedBytes;
-        }
-
         var headers = request.GetTypedHeaders();
-        return new UploadRequest(target)
+        var described = new UploadRequest(target)
         {
             DeclaredLength = rawBody ? request.ContentLength : null,
-            MaxBytes = grant.FindFirst(FileTransferClaims.MaxUploadBytes)?.Value is { } max ? long.Parse(max, CultureInfo.InvariantCulture) : null,
             ExpectedSha256 = expected,
             MustNotExist = headers.IfNoneMatch.Any(tag => tag.Equals(Microsoft.Net.Http.Headers.EntityTagHeaderValue.Any)),
             IfMatch = headers.IfMatch.Count > 0 ? [.. headers.IfMatch] : null,
         };
+        if (!UploadGrant.TryApply(request.HttpContext.User, described, out var granted))
+        {
+            problem = Problem(StatusCodes.Status400BadRequest, "Digest mismatch", UploadGrant.DigestConflict);
+            return null;
+        }
+
+        return granted;
     }
 
     /// <summary>

@@ -1,3 +1,5 @@
+using System.IO.Enumeration;
+
 namespace FileTransfer.Server.Storage;
 
 /// <summary>Looks up and lists the client-visible files under the root.</summary>
@@ -21,10 +23,10 @@ internal sealed class FileCatalog(StorageRoot root, StoragePathResolver resolver
     public IEnumerable<StoredFile> List(string? prefix = null)
     {
         var files = new List<StoredFile>();
-        foreach (var fullPath in Directory.EnumerateFiles(root.FullPath, "*", Recursive))
+        foreach (var fullPath in ClientFolderFiles())
         {
             // Apply the same rules as a request would: reserved names, links leaving the root.
-            var name = resolver.NameOf(fullPath);
+            var name = resolver.RelativeNameOf(fullPath);
             if (name is null
                 || (prefix is not null && !name.StartsWith(prefix, StringComparison.Ordinal))
                 || !resolver.TryResolve(name, out var path, out _))
@@ -42,6 +44,16 @@ internal sealed class FileCatalog(StorageRoot root, StoragePathResolver resolver
         files.Sort((a, b) => string.CompareOrdinal(a.Name, b.Name));
         return files;
     }
+
+    // Files below the root, without descending into the server's reserved folders: the digest
+    // sidecars under .ft-meta mirror every file and would double the walk for nothing.
+    private FileSystemEnumerable<string> ClientFolderFiles() =>
+        new(root.FullPath, (ref FileSystemEntry entry) => entry.ToFullPath(), Recursive)
+        {
+            ShouldIncludePredicate = (ref FileSystemEntry entry) => !entry.IsDirectory,
+            ShouldRecursePredicate = (ref FileSystemEntry entry) =>
+                !entry.FileName.StartsWith(StoragePathResolver.ReservedPrefix, StringComparison.OrdinalIgnoreCase),
+        };
 
     private StoredFile Describe(string name, FileInfo info)
     {

@@ -87,7 +87,7 @@ internal sealed partial class FileStore(
         using (await locks.AcquireAsync(target.FullPath, cancellationToken))
         {
             var existing = catalog.Find(target);
-            CheckPreconditions(new UploadRequest(target) { MustNotExist = session.MustNotExist, IfMatch = session.IfMatch }, existing);
+            CheckPreconditions(session.Request, existing);
 
             // A strictly later modification time for every version keeps the ETag strong:
             // two uploads of the same size within one clock tick still get different validators.

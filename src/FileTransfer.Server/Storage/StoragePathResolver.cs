@@ -58,15 +58,13 @@ internal sealed class StoragePathResolver(StorageRoot root)
         return true;
     }
 
-    /// <summary>Names for files found on disk, '/' separated, or null when the file is not client-visible.</summary>
-    public string? NameOf(string fullPath)
-    {
-        if (!root.Contains(fullPath) || fullPath.Length == root.FullPath.Length)
-        {
-            return null;
-        }
-
-        var name = fullPath[(root.FullPath.Length + 1)..].Replace(Path.DirectorySeparatorChar, '/');
-        return PathSyntax.Check(name) is null ? name : null;
-    }
+    /// <summary>
+    /// The client-facing spelling ('/' separated, relative) of a path found under the root, or null
+    /// for the root itself and paths outside it. Whether the name is client-visible is for
+    /// <see cref="TryResolve"/> to say, as for any name.
+    /// </summary>
+    public string? RelativeNameOf(string fullPath) =>
+        root.Contains(fullPath) && fullPath.Length > root.FullPath.Length
+            ? fullPath[(root.FullPath.Length + 1)..].Replace(Path.DirectorySeparatorChar, '/')
+            : null;
 }

@@ -33,11 +33,10 @@ internal sealed class UploadSession : IAsyncDisposable
         _createdFolders = createdFolders;
     }
 
+    /// <summary>What was asked for: the target, and the preconditions the commit checks again.</summary>
+    public UploadRequest Request => _request;
+
     public StoragePath Target => _request.Target;
-
-    public bool MustNotExist => _request.MustNotExist;
-
-    public IReadOnlyList<Microsoft.Net.Http.Headers.EntityTagHeaderValue>? IfMatch => _request.IfMatch;
 
     /// <summary>Bytes received so far.</summary>
     public long Length { get; private set; }
