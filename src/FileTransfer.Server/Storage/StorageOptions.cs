@@ -14,8 +14,4 @@ public sealed class StorageOptions
     /// <summary>Largest file an upload may store (default 100 GiB).</summary>
     [Range(1, long.MaxValue)]
     public long MaxFileSizeBytes { get; set; } = 100L * 1024 * 1024 * 1024;
-
-    /// <summary>Size of the pieces a download is read and sent in (default 32 KiB).</summary>
-    [Range(1024, 4 * 1024 * 1024)]
-    public int ChunkSizeBytes { get; set; } = 32 * 1024;
 }
