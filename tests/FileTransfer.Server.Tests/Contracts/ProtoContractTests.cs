@@ -45,7 +45,19 @@ public sealed class ProtoContractTests
     [InlineData("FileMetadata", "size", 3)]
     [InlineData("UploadFileRequest", "metadata", 1)]
     [InlineData("UploadFileRequest", "chunk", 2)]
+    [InlineData("FileMetadata", "last_modified", 4)]
+    [InlineData("FileMetadata", "etag", 5)]
+    [InlineData("FileMetadata", "sha256", 6)]
+    [InlineData("FileMetadata", "overwrite", 7)]
+    [InlineData("GetFileInfoRequest", "file_name", 1)]
+    [InlineData("ListFilesRequest", "prefix", 1)]
+    [InlineData("ListFilesRequest", "page_size", 2)]
+    [InlineData("ListFilesRequest", "page_token", 3)]
+    [InlineData("ListFilesResponse", "files", 1)]
+    [InlineData("ListFilesResponse", "next_page_token", 2)]
     [InlineData("UploadFileResponse", "metadata", 1)]
+    [InlineData("DeleteFileRequest", "file_name", 1)]
+    [InlineData("DeleteFileRequest", "if_match", 2)]
     public void Fields_Keep_Their_Numbers(string message, string field, int number)
     {
         var descriptor = File.MessageTypes.Single(m => m.Name == message);
