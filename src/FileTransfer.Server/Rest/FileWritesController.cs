@@ -93,10 +93,9 @@ internal sealed partial class FileWritesController(
             return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
         }
 
-        var ifMatch = Request.GetTypedHeaders().IfMatch;
         try
         {
-            return await store.DeleteAsync(target, ifMatch.Count > 0 ? [.. ifMatch] : null, HttpContext.RequestAborted)
+            return await store.DeleteAsync(target, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted)
                 ? NoContent()
                 : Problem($"There is no file named '{target.Name}'.", statusCode: StatusCodes.Status404NotFound, title: "File not found");
         }

@@ -21,6 +21,9 @@ internal sealed class UploadSession : IAsyncDisposable
     private readonly IReadOnlyList<string> _createdFolders;
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private SafeFileHandle? _file;
+    private byte[]? _pending;
+    private int _pendingLength;
+    private long _written;
     private bool _committed;
 
     internal UploadSession(FileStore store, UploadRequest request, long maxBytes, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
@@ -41,7 +44,11 @@ internal sealed class UploadSession : IAsyncDisposable
     /// <summary>Bytes received so far.</summary>
     public long Length { get; private set; }
 
-    /// <summary>Appends one piece of the body; refuses the piece that would pass the size limit.</summary>
+    /// <summary>
+    /// Appends one piece of the body; refuses the piece that would pass the size limit. Small
+    /// pieces (a gRPC client may send chunks of a few bytes) are gathered in one pooled buffer and
+    /// written together, so that the cost per byte does not depend on how the client cut the file.
+    /// </summary>
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         if (Length + bytes.Length > _maxBytes)
@@ -49,17 +56,24 @@ internal sealed class UploadSession : IAsyncDisposable
             throw new UploadException(UploadError.TooLarge, $"The file is larger than the limit of {_maxBytes} bytes.");
         }
 
-        try
+        Length += bytes.Length;
+        if (bytes.Length >= CopyBufferSize)
         {
-            await RandomAccess.WriteAsync(_file!, bytes, Length, cancellationToken);
-        }
-        catch (IOException ex) when (FileStore.IsDiskFull(ex))
-        {
-            throw FileStore.DiskFull(ex);
+            await FlushPendingAsync(cancellationToken);
+            await WriteAsync(bytes, cancellationToken);
+            return;
         }
 
-        _hash.AppendData(bytes.Span);
-        Length += bytes.Length;
+        _pending ??= ArrayPool<byte>.Shared.Rent(CopyBufferSize);
+        var room = CopyBufferSize - _pendingLength;
+        bytes.Span[..Math.Min(room, bytes.Length)].CopyTo(_pending.AsSpan(_pendingLength));
+        _pendingLength += Math.Min(room, bytes.Length);
+        if (_pendingLength == CopyBufferSize)
+        {
+            await FlushPendingAsync(cancellationToken);
+            bytes[room..].Span.CopyTo(_pending);
+            _pendingLength = bytes.Length - room;
+        }
     }
 
     /// <summary>Streams <paramref name="source"/> to the end into the file through one pooled buffer.</summary>
@@ -92,6 +106,7 @@ internal sealed class UploadSession : IAsyncDisposable
             throw new UploadException(UploadError.LengthMismatch, $"{Length} bytes arrived but {declared} were declared.");
         }
 
+        await FlushPendingAsync(cancellationToken);
         var sha256 = _hash.GetHashAndReset();
         if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
@@ -103,11 +118,41 @@ internal sealed class UploadSession : IAsyncDisposable
         return result;
     }
 
+    private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
+    {
+        if (_pendingLength > 0)
+        {
+            await WriteAsync(_pending.AsMemory(0, _pendingLength), cancellationToken);
+            _pendingLength = 0;
+        }
+    }
+
+    // Hashed as written, in order: one digest update per block rather than per client chunk.
+    private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        _hash.AppendData(bytes.Span);
+        try
+        {
+            await RandomAccess.WriteAsync(_file!, bytes, _written, cancellationToken);
+            _written += bytes.Length;
+        }
+        catch (IOException ex) when (FileStore.IsDiskFull(ex))
+        {
+            throw FileStore.DiskFull(ex);
+        }
+    }
+
     public ValueTask DisposeAsync()
     {
         _file?.Dispose();
         _file = null;
         _hash.Dispose();
+        if (_pending is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_pending);
+            _pending = null;
+        }
+
         if (!_committed)
         {
             _store.Discard(_tempPath, _createdFolders);
