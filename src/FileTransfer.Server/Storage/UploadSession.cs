@@ -21,6 +21,7 @@ internal sealed class UploadSession : IAsyncDisposable
     private readonly IReadOnlyList<string> _createdFolders;
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private SafeFileHandle? _file;
+    private byte[]? _sha256;
     private bool _committed;
 
     internal UploadSession(FileStore store, UploadRequest request, long maxBytes, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
@@ -44,6 +45,11 @@ internal sealed class UploadSession : IAsyncDisposable
     /// <summary>Appends one piece of the body; refuses the piece that would pass the size limit.</summary>
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
+        if (_sha256 is not null)
+        {
+            throw new InvalidOperationException("The upload is sealed: its body has ended.");
+        }
+
         if (Length + bytes.Length > _maxBytes)
         {
             throw new UploadException(UploadError.TooLarge, $"The file is larger than the limit of {_maxBytes} bytes.");
@@ -82,6 +88,24 @@ internal sealed class UploadSession : IAsyncDisposable
     }
 
     /// <summary>
+    /// Ends the body: the digest is final and the temporary file is closed, but stays on disk for
+    /// <see cref="CommitAsync"/> (which reopens it) or is deleted on dispose. A request that stages
+    /// several files (multipart) seals each before the next, so it holds one open file, not one per part.
+    /// </summary>
+    public void Seal()
+    {
+        if (_sha256 is not null)
+        {
+            return;
+        }
+
+        _sha256 = _hash.GetHashAndReset();
+        _hash.Dispose();
+        _file?.Dispose();
+        _file = null;
+    }
+
+    /// <summary>
     /// Verifies length and digest, flushes to disk and renames over the target in one step.
     /// Returns the stored file, its SHA-256, and whether it replaced an existing file.
     /// </summary>
@@ -92,13 +116,15 @@ internal sealed class UploadSession : IAsyncDisposable
             throw new UploadException(UploadError.LengthMismatch, $"{Length} bytes arrived but {declared} were declared.");
         }
 
-        var sha256 = _hash.GetHashAndReset();
+        var sha256 = _sha256 ?? _hash.GetHashAndReset();
         if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             throw new UploadException(UploadError.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
         }
 
-        var result = await _store.CommitAsync(this, _file!, _tempPath, sha256, cancellationToken);
+        // A sealed file is opened again for the flush, the modification time and the rename.
+        _file ??= File.OpenHandle(_tempPath, FileMode.Open, FileAccess.Write, FileShare.None);
+        var result = await _store.CommitAsync(this, _file, _tempPath, sha256, cancellationToken);
         _committed = true;
         return result;
     }
