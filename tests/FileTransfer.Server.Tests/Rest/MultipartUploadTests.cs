@@ -50,6 +50,25 @@ public sealed class MultipartUploadTests
         Assert.Empty(factory.Storage.Files());
     }
 
+    [Theory]
+    [InlineData("\uFF0E\uFF0E\uFF0Fevil.bin")]
+    [InlineData("\u2025")]
+    public async Task A_File_Name_That_Normalises_Into_Traversal_Is_400_And_Nothing_Is_Stored(string fileName)
+    {
+        using var factory = new FileTransferFactory();
+        using var form = new MultipartFormDataContent
+        {
+            { new ByteArrayContent(TestData.RandomBytes(1000)), "file", "good.bin" },
+            { new ByteArrayContent(TestData.RandomBytes(1000)), "file", fileName },
+        };
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/files?folder=sub", form, TestTimeout.Token);
+
+        await Problems.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.Empty(factory.Storage.Files());
+    }
+
     [Fact]
     public async Task A_Form_Without_A_File_Is_400_And_A_Non_Form_Body_Is_415()
     {
