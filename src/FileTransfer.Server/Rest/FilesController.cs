@@ -87,7 +87,9 @@ internal sealed class FilesController : ControllerBase
         // reassembling ranges can verify the result.
         Response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(await _digests.GetAsync(file, HttpContext.RequestAborted));
 
-        // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges).
+        // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges),
+        // once a Range header field that must be ignored is out of its way.
+        IgnoredRanges.Apply(Request);
         return PhysicalFile(file.FullPath, file.ContentType, file.LastModified, EntityTagHeaderValue.Parse(file.ETag), enableRangeProcessing: true);
     }
 }

@@ -24,6 +24,7 @@ internal sealed class UploadSession : IAsyncDisposable
     private byte[]? _pending;
     private int _pendingLength;
     private long _written;
+    private byte[]? _sha256;
     private bool _committed;
 
     internal UploadSession(FileStore store, UploadRequest request, long maxBytes, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
@@ -51,6 +52,11 @@ internal sealed class UploadSession : IAsyncDisposable
     /// </summary>
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
+        if (_sha256 is not null)
+        {
+            throw new InvalidOperationException("The upload is sealed: its body has ended.");
+        }
+
         if (Length + bytes.Length > _maxBytes)
         {
             throw new UploadException(UploadError.TooLarge, $"The file is larger than the limit of {_maxBytes} bytes.");
@@ -65,14 +71,14 @@ internal sealed class UploadSession : IAsyncDisposable
         }
 
         _pending ??= ArrayPool<byte>.Shared.Rent(CopyBufferSize);
-        var room = CopyBufferSize - _pendingLength;
-        bytes.Span[..Math.Min(room, bytes.Length)].CopyTo(_pending.AsSpan(_pendingLength));
-        _pendingLength += Math.Min(room, bytes.Length);
+        var taken = Math.Min(CopyBufferSize - _pendingLength, bytes.Length);
+        bytes.Span[..taken].CopyTo(_pending.AsSpan(_pendingLength));
+        _pendingLength += taken;
         if (_pendingLength == CopyBufferSize)
         {
             await FlushPendingAsync(cancellationToken);
-            bytes[room..].Span.CopyTo(_pending);
-            _pendingLength = bytes.Length - room;
+            bytes.Span[taken..].CopyTo(_pending);
+            _pendingLength = bytes.Length - taken;
         }
     }
 
@@ -96,6 +102,26 @@ internal sealed class UploadSession : IAsyncDisposable
     }
 
     /// <summary>
+    /// Ends the body: the last bytes are written, the digest is final and the temporary file is
+    /// closed, but stays on disk for <see cref="CommitAsync"/> (which reopens it) or is deleted on
+    /// dispose. A request that stages several files (multipart) seals each before the next, so it
+    /// holds one open file, not one per part.
+    /// </summary>
+    public async ValueTask SealAsync(CancellationToken cancellationToken)
+    {
+        if (_sha256 is not null)
+        {
+            return;
+        }
+
+        await FlushPendingAsync(cancellationToken);
+        _sha256 = _hash.GetHashAndReset();
+        _file?.Dispose();
+        _file = null;
+        ReturnPending();
+    }
+
+    /// <summary>
     /// Verifies length and digest, flushes to disk and renames over the target in one step.
     /// Returns the stored file, its SHA-256, and whether it replaced an existing file.
     /// </summary>
@@ -107,15 +133,31 @@ internal sealed class UploadSession : IAsyncDisposable
         }
 
         await FlushPendingAsync(cancellationToken);
-        var sha256 = _hash.GetHashAndReset();
+        var sha256 = _sha256 ?? _hash.GetHashAndReset();
         if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             throw new UploadException(UploadError.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
         }
 
-        var result = await _store.CommitAsync(this, _file!, _tempPath, sha256, cancellationToken);
+        // A sealed file is opened again for the flush, the modification time and the rename.
+        _file ??= File.OpenHandle(_tempPath, FileMode.Open, FileAccess.Write, FileShare.None);
+        var result = await _store.CommitAsync(this, _file, _tempPath, sha256, cancellationToken);
         _committed = true;
         return result;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _file?.Dispose();
+        _file = null;
+        _hash.Dispose();
+        ReturnPending();
+        if (!_committed)
+        {
+            _store.Discard(_tempPath, _createdFolders);
+        }
+
+        return ValueTask.CompletedTask;
     }
 
     private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
@@ -142,23 +184,14 @@ internal sealed class UploadSession : IAsyncDisposable
         }
     }
 
-    public ValueTask DisposeAsync()
+    private void ReturnPending()
     {
-        _file?.Dispose();
-        _file = null;
-        _hash.Dispose();
         if (_pending is not null)
         {
             ArrayPool<byte>.Shared.Return(_pending);
             _pending = null;
+            _pendingLength = 0;
         }
-
-        if (!_committed)
-        {
-            _store.Discard(_tempPath, _createdFolders);
-        }
-
-        return ValueTask.CompletedTask;
     }
 }
 
