@@ -36,17 +36,24 @@ internal static class GrpcChunkSweep
                     files[size] = file;
                 }
 
-                var server = await startOurs($"ours-chunk-{chunk}", new Dictionary<string, string> { ["Grpc__ChunkSizeBytes"] = chunk.ToString(System.Globalization.CultureInfo.InvariantCulture) });
-                servers.Add(server);
-                var downloads = context.NewGrpcClient(server);
-                clients.Add(downloads);
                 var download = new CaseResult(Group, $"download, {BenchContext.Size(chunk)} chunks, {BenchContext.Size(size)} file", "ours", GrpcCases.Grpc, GrpcClient.Label) { ChunkBytes = chunk };
-                context.Measurer.Plan(download, server, async verify =>
+                try
                 {
-                    var (bytes, sha) = await downloads.DownloadAsync(BenchContext.GrpcName(file), verify);
-                    Measurer.Expect(bytes == file.Size && (!verify || sha == file.Sha256), $"chunk {chunk}: {bytes} of {file.Size} bytes, SHA-256 {(sha == file.Sha256 ? "equal" : "differs")}");
-                    return new Transfer(bytes);
-                });
+                    var server = await startOurs($"ours-chunk-{chunk}", new Dictionary<string, string> { ["Grpc__ChunkSizeBytes"] = chunk.ToString(System.Globalization.CultureInfo.InvariantCulture) });
+                    servers.Add(server);
+                    var downloads = context.NewGrpcClient(server);
+                    clients.Add(downloads);
+                    context.Measurer.Plan(download, server, async verify =>
+                    {
+                        var (bytes, sha) = await downloads.DownloadAsync(BenchContext.GrpcName(file), verify);
+                        Measurer.Expect(bytes == file.Size && (!verify || sha == file.Sha256), $"chunk {chunk}: {bytes} of {file.Size} bytes, SHA-256 {(sha == file.Sha256 ? "equal" : "differs")}");
+                        return new Transfer(bytes);
+                    });
+                }
+                catch (InvalidOperationException e)
+                {
+                    context.Measurer.Fail(download, e.Message.Split('\n')[0]);
+                }
 
                 var upload = new CaseResult(Group, $"upload, {BenchContext.Size(chunk)} chunks, {BenchContext.Size(size)} file", "ours", GrpcCases.Grpc, GrpcClient.Label) { ChunkBytes = chunk };
                 context.Measurer.Plan(upload, context.Ours, async verify =>
