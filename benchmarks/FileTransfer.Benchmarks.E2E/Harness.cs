@@ -68,7 +68,7 @@ internal sealed class Harness(HarnessOptions options)
 
         context.Ours = await OurServer.StartAsync("ours", ServerDll(), oursRoot, options.ServerEnvironment);
         Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
-        if (options.BaselineEnvironment.Count > 0)
+        if (options.BaselineEnvironment.Count > 0 || options.BaselineServer is not null)
         {
             var environment = new Dictionary<string, string>(options.ServerEnvironment);
             foreach (var (key, value) in options.BaselineEnvironment)
@@ -77,7 +77,7 @@ internal sealed class Harness(HarnessOptions options)
             }
 
             // Same root as ours: the same files, read from the same inodes.
-            context.Baseline = await OurServer.StartAsync("ours-before", ServerDll(), oursRoot, environment);
+            context.Baseline = await OurServer.StartAsync("ours-before", options.BaselineServer ?? ServerDll(), oursRoot, environment);
         }
 
         if (options.Cases.Contains("grpc"))

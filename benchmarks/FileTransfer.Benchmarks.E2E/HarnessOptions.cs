@@ -25,6 +25,8 @@ internal sealed class HarnessOptions
           --server-env KEY=VALUE   extra environment for our server, repeatable
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable:
                                    its rows sit next to ours in cases 1, 2 and 5, measured in the same run (before/after rows)
+          --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change,
+                                   built in a second worktree), with the --baseline-env settings if any
           --out DIR                write report.md, results.dat and results.png there (default: print only)
           --work DIR               where test files and server roots go (default: a new folder under /tmp)
           --smoke                  tiny files, one run, no load tools' durations: proves every case completes with correct bytes
@@ -44,6 +46,7 @@ internal sealed class HarnessOptions
     public int UnaryCalls { get; private set; } = 100_000;
     public Dictionary<string, string> ServerEnvironment { get; } = [];
     public Dictionary<string, string> BaselineEnvironment { get; } = [];
+    public string? BaselineServer { get; private set; }
     public string? OutDirectory { get; private set; }
     public string? WorkDirectory { get; private set; }
     public bool Smoke { get; private set; }
@@ -71,6 +74,7 @@ internal sealed class HarnessOptions
                 case "--unary-calls": options.UnaryCalls = int.Parse(Next(), CultureInfo.InvariantCulture); break;
                 case "--server-env": AddPair(options.ServerEnvironment, Next()); break;
                 case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
+                case "--baseline-server": options.BaselineServer = Path.GetFullPath(Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;
                 case "--work": options.WorkDirectory = Path.GetFullPath(Next()); break;
                 case "--smoke": options.Smoke = true; break;

@@ -74,7 +74,9 @@ internal sealed class GrpcClient : IDisposable
     /// <summary>
     /// UploadFile: the metadata message, then the file in <paramref name="chunkSize"/> chunks wrapped
     /// over one pooled buffer (the write has serialized a message once its task completes); returns the
-    /// SHA-256 the server reports.
+    /// SHA-256 the server reports. Like the server's DownloadFile loop, the messages of one 128 KiB
+    /// read are buffered (BufferHint) and the last of them flushes: Grpc.Net.Client otherwise flushes
+    /// every message, which at tiny chunk sizes measures flushes rather than chunks.
     /// </summary>
     public async Task<string> UploadAsync(string name, string path, int chunkSize, CancellationToken cancellationToken = default)
     {
@@ -90,12 +92,15 @@ internal sealed class GrpcClient : IDisposable
         try
         {
             var message = new UploadFileRequest();
+            var buffered = new WriteOptions(WriteFlags.BufferHint);
             int read;
             while ((read = await file.ReadAsync(buffer.AsMemory(0, buffer.Length - (buffer.Length % chunkSize)), cancellationToken)) > 0)
             {
                 for (var start = 0; start < read; start += chunkSize)
                 {
-                    message.Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(start, Math.Min(chunkSize, read - start)));
+                    var length = Math.Min(chunkSize, read - start);
+                    message.Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(start, length));
+                    call.RequestStream.WriteOptions = start + length < read ? buffered : null;
                     await call.RequestStream.WriteAsync(message, cancellationToken);
                 }
             }
