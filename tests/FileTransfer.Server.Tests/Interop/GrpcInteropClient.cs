@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text;
 using System.Text.Json;
 using FileTransfer.Server.Tests.Infrastructure;
 
@@ -18,24 +17,29 @@ public sealed class GrpcInteropClient
     // Above the programs' own 60 s call deadline, below the test suite's patience.
     private static readonly TimeSpan ProcessTimeout = TimeSpan.FromSeconds(90);
 
+    private readonly string[] _interpreterArguments;
     private readonly Lazy<string?> _missing;
 
-    private GrpcInteropClient(string stack, string executable, string script, string[] probe)
+    private GrpcInteropClient(string stack, string executable, string[] interpreterArguments, string script, string[] probe)
     {
         Stack = stack;
         Executable = executable;
         Script = script;
+        _interpreterArguments = interpreterArguments;
         _missing = new Lazy<string?>(() => Probe(probe));
     }
 
     /// <summary>@grpc/grpc-js with @grpc/proto-loader on Node.js (tests/interop/node, installed by <c>npm ci</c>).</summary>
     public static GrpcInteropClient GrpcJs { get; } = new(
-        "grpc-js", "node", Path.Combine(RepositoryPaths.Root, "tests", "interop", "node", "client.js"),
+        "grpc-js", "node", [], Path.Combine(RepositoryPaths.Root, "tests", "interop", "node", "client.js"),
         ["-e", "for (const m of ['@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs']) { try { require.resolve(m) } catch { console.error(`no ${m} in node_modules (npm ci)`); process.exit(1) } }"]);
 
-    /// <summary>Debian's python3-grpcio (C-core) with python3-grpc-tools; Debian's interpreter, never a pyenv one.</summary>
+    /// <summary>
+    /// Debian's python3-grpcio (C-core) with python3-grpc-tools: Debian's interpreter, never a pyenv one,
+    /// isolated (<c>-I</c>) so that PYTHONPATH or a user site-packages cannot swap in other grpc or protobuf modules.
+    /// </summary>
     public static GrpcInteropClient Python { get; } = new(
-        "python3-grpcio", "/usr/bin/python3", Path.Combine(RepositoryPaths.Root, "tests", "interop", "python", "client.py"),
+        "python3-grpcio", "/usr/bin/python3", ["-I"], Path.Combine(RepositoryPaths.Root, "tests", "interop", "python", "client.py"),
         ["-c", "import grpc, grpc_tools.protoc"]);
 
     public string Stack { get; }
@@ -52,12 +56,7 @@ public sealed class GrpcInteropClient
             Assert.Fail($"{Stack} is not installed ({missing}). Run scripts/install-test-deps.sh; .ci/run does before testing.");
         }
 
-        var start = new ProcessStartInfo(Executable) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetDirectoryName(Script) };
-        start.ArgumentList.Add(Script);
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
+        var start = Start([.. _interpreterArguments, Script, .. arguments]);
 
         // Address and key through the environment: a key on the command line shows in ps.
         start.Environment["FT_GRPC_ADDRESS"] = address.ToString();
@@ -105,6 +104,9 @@ public sealed class GrpcInteropClient
         return (process.ExitCode, await stdout, await stderr);
     }
 
+    private ProcessStartInfo Start(IEnumerable<string> arguments) =>
+        new(Executable, arguments) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetDirectoryName(Script) };
+
     // Null when the stack can run, else what is missing.
     private string? Probe(string[] probe)
     {
@@ -113,7 +115,7 @@ public sealed class GrpcInteropClient
             return Script + " is missing";
         }
 
-        var start = new ProcessStartInfo(Executable, probe) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = Path.GetDirectoryName(Script) };
+        var start = Start([.. _interpreterArguments, .. probe]);
         try
         {
             var (exitCode, _, stderr) = RunBoundedAsync(start).GetAwaiter().GetResult();
@@ -149,8 +151,6 @@ public sealed record InteropRun(string Command, int ExitCode, JsonElement? Json,
             error.GetProperty("reason").GetString(),
             error.GetProperty("domain").GetString());
     }
-
-    public override string ToString() => new StringBuilder(Command).Append(" -> ").Append(ExitCode).Append(": ").Append(Stdout).Append(Stderr).ToString();
 }
 
 /// <summary>A status as the client's own stack reported it; Reason and Domain from the google.rpc.ErrorInfo detail.</summary>

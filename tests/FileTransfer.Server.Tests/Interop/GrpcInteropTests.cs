@@ -119,6 +119,24 @@ public abstract class GrpcInteropTests(GrpcInteropClient client) : IDisposable
     }
 
     [Fact]
+    public async Task A_Unicode_Name_Round_Trips_And_A_Refusal_Naming_It_Arrives_Intact()
+    {
+        const string Name = "uni/é 日本.txt";
+        var source = _local.WriteRandom("u.bin", 1000);
+
+        var uploaded = (await RunAsync("upload", _local.PathOf("u.bin"), Name)).Succeeded().GetProperty("metadata");
+        var listed = (await RunAsync("list", "uni/")).Succeeded().GetProperty("files").EnumerateArray().Single();
+        // grpc-message is percent-encoded UTF-8 on the wire (gRPC over HTTP/2 spec); the stack decodes it.
+        var missing = (await RunAsync("info", "uni/é missing")).Refused();
+
+        Assert.Equal(source, await File.ReadAllBytesAsync(_server.Storage.PathOf(Name), TestTimeout.Token));
+        Assert.Equal(Name, uploaded.GetProperty("file_name").GetString());
+        Assert.Equal(Name, listed.GetProperty("file_name").GetString());
+        AssertRefusal(missing, 5, "NOT_FOUND", "FILE_NOT_FOUND");
+        Assert.Contains("'uni/é missing'", missing.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task List_Follows_Next_Page_Token_Through_Every_Page_In_Order()
     {
         var names = Enumerable.Range(0, 25).Select(i => $"p/{i:D2}.bin").Concat(["p/sub/deep.bin", "p/A.bin", "q/other.bin", "p.txt"]).ToList();

@@ -55,11 +55,9 @@ def generate_stubs(out_dir):
                  "--python_out=" + out_dir, "--grpc_python_out=" + out_dir] + sources
     if protoc.main(arguments) != 0:
         raise SystemExit("grpc_tools.protoc could not compile the protos")
-    # google.protobuf comes from python3-protobuf; our google.rpc lives in out_dir. "google" is a
-    # namespace package in Debian, so extending its search path makes both importable.
+    # google.protobuf comes from python3-protobuf, google.rpc from out_dir: "google" is a namespace
+    # package (no __init__.py), so both portions import side by side.
     sys.path.insert(0, out_dir)
-    import google
-    google.__path__.append(os.path.join(out_dir, "google"))
     return (importlib.import_module("filetransfer.v1.file_service_pb2"),
             importlib.import_module("filetransfer.v1.file_service_pb2_grpc"),
             importlib.import_module("google.rpc.status_pb2"),
