@@ -8,7 +8,6 @@ namespace FileTransfer.Server.Rest;
 /// <summary>Files under the storage root over HTTP/1.1 and HTTP/2.</summary>
 [ApiController]
 [Route("api/files")]
-[Produces(MediaTypeNames.Application.Json)]
 internal sealed class FilesController : ControllerBase
 {
     private readonly StoragePathResolver _resolver;
@@ -31,7 +30,8 @@ internal sealed class FilesController : ControllerBase
     /// <param name="pageSize">Most files per page: default 1,000, at most 10,000.</param>
     /// <param name="pageToken">The token from the previous page's <c>Link</c>, with the same prefix.</param>
     [HttpGet]
-    [ProducesResponseType<IEnumerable<FileDescription>>(StatusCodes.Status200OK)]
+    // No [Produces]: it would also force application/json onto the 400 problem.
+    [ProducesResponseType<IEnumerable<FileDescription>>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     public IActionResult List([FromQuery] string? prefix, [FromQuery] int pageSize = 0, [FromQuery] string? pageToken = null)
     {

@@ -33,6 +33,7 @@ internal sealed class FileTreeWalk
     private readonly int _pageSize;
     private readonly Func<string, string, StoredFile?> _describe;
     private readonly CancellationToken _cancellationToken;
+    private readonly int _entryBudget;
     private readonly List<StoredFile> _found = [];
     private string? _cursor;
     private int _examined;
@@ -46,8 +47,10 @@ internal sealed class FileTreeWalk
     /// <param name="pageSize">Most files in the page.</param>
     /// <param name="describe">Describes a visible file from its name and full path (null when it vanished).</param>
     /// <param name="cancellationToken">The request's: a client that leaves stops the walk.</param>
-    public FileTreeWalk(string canonicalRoot, string prefix, string? cursor, int pageSize, Func<string, string, StoredFile?> describe, CancellationToken cancellationToken)
+    /// <param name="entryBudget">Entries this page may examine (<see cref="MaxEntriesPerPage"/>; smaller in tests).</param>
+    public FileTreeWalk(string canonicalRoot, string prefix, string? cursor, int pageSize, Func<string, string, StoredFile?> describe, CancellationToken cancellationToken, int entryBudget = MaxEntriesPerPage)
     {
+        _entryBudget = entryBudget;
         _canonicalRoot = canonicalRoot;
         _prefix = prefix;
         _cursor = cursor;
@@ -73,7 +76,7 @@ internal sealed class FileTreeWalk
                 return;
             }
 
-            if (++_examined > MaxEntriesPerPage && _progressed)
+            if (++_examined > _entryBudget && _progressed)
             {
                 // Out of budget: the client resumes after the last entry finished. Only once this
                 // page has moved the cursor, so that every page makes progress.

@@ -27,20 +27,28 @@ public static class GrpcTransfers
     public static async Task<UploadFileResponse> UploadAsync(FileService.FileServiceClient client, FileMetadata metadata, byte[] bytes, int chunkSize, CancellationToken cancellationToken)
     {
         using var call = client.UploadFile(cancellationToken: cancellationToken);
-        await call.RequestStream.WriteAsync(new UploadFileRequest { Metadata = metadata }, cancellationToken);
-        if (chunkSize < 1024)
+        try
         {
-            // Tiny messages: let the client batch them into larger HTTP/2 writes (the server still gets one message per chunk).
-            call.RequestStream.WriteOptions = new WriteOptions(WriteFlags.BufferHint);
+            await call.RequestStream.WriteAsync(new UploadFileRequest { Metadata = metadata }, cancellationToken);
+            if (chunkSize < 1024)
+            {
+                // Tiny messages: let the client batch them into larger HTTP/2 writes (the server still gets one message per chunk).
+                call.RequestStream.WriteOptions = new WriteOptions(WriteFlags.BufferHint);
+            }
+
+            for (var offset = 0; offset < bytes.Length; offset += chunkSize)
+            {
+                var chunk = ByteString.CopyFrom(bytes, offset, Math.Min(chunkSize, bytes.Length - offset));
+                await call.RequestStream.WriteAsync(new UploadFileRequest { Chunk = chunk }, cancellationToken);
+            }
+
+            await call.RequestStream.CompleteAsync();
+        }
+        catch (RpcException) when (!cancellationToken.IsCancellationRequested)
+        {
+            // The server ended the call while we were still sending (a refusal): its status is the answer.
         }
 
-        for (var offset = 0; offset < bytes.Length; offset += chunkSize)
-        {
-            var chunk = ByteString.CopyFrom(bytes, offset, Math.Min(chunkSize, bytes.Length - offset));
-            await call.RequestStream.WriteAsync(new UploadFileRequest { Chunk = chunk }, cancellationToken);
-        }
-
-        await call.RequestStream.CompleteAsync();
         return await call.ResponseAsync;
     }
 
