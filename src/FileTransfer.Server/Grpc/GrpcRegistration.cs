@@ -19,7 +19,10 @@ internal static class GrpcRegistration
             .ValidateOnStart();
         services.AddSingleton<CoreErrorInterceptor>();
         services.AddSingleton<GrpcTransferObserver>();
-        services.AddGrpc()
+        // Unknown services fall through to routing (HTTP 404, which gRPC clients report as
+        // UNIMPLEMENTED) instead of catch-all "{service}/{method}" routes, which would match every
+        // two-segment POST and turn REST's 405 and 415 answers into 404.
+        services.AddGrpc(options => options.IgnoreUnknownServices = true)
             .AddServiceOptions<FileGrpcService>(options =>
             {
                 options.MaxReceiveMessageSize = MaxReceiveMessageBytes;

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Microsoft.Win32.SafeHandles;
 
 namespace FileTransfer.Server.Storage;
@@ -46,8 +47,10 @@ internal sealed class OpenedFile : IDisposable
     /// <summary>
     /// Fills <paramref name="buffer"/> from <paramref name="offset"/>. Only a file truncated in place
     /// behind the server's back can end early (every write through the server is a new file); the
-    /// transfer then cannot be completed honestly, and this throws.
+    /// transfer then cannot be completed honestly, and this throws. Its state machine is pooled:
+    /// a download calls it once per block, and most reads complete asynchronously.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask ReadExactlyAsync(Memory<byte> buffer, long offset, CancellationToken cancellationToken)
     {
         while (!buffer.IsEmpty)

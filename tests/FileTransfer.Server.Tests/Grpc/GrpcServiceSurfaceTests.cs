@@ -1,5 +1,6 @@
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Tests.Infrastructure;
+using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Health.V1;
 using Grpc.Reflection.V1Alpha;
@@ -69,6 +70,19 @@ public sealed class GrpcServiceSurfaceTests : IDisposable
 
         // Grpc.AspNetCore: 426 Upgrade Required, "Request protocol 'HTTP/1.1' is not supported."
         Assert.Equal(System.Net.HttpStatusCode.UpgradeRequired, response.StatusCode);
+    }
+
+    [Theory]
+    [InlineData("filetransfer.v1.FileService", "RenameFile")]
+    [InlineData("filetransfer.v2.FileService", "DownloadFile")]
+    public async Task An_Unknown_Method_Or_Service_Is_Unimplemented(string service, string method)
+    {
+        using var channel = GrpcClients.Channel(_server.AddressOf(HttpProtocols.Http2));
+        var unknown = new Method<GetFileInfoRequest, FileMetadata>(MethodType.Unary, service, method, Marshallers.Create(r => r.ToByteArray(), GetFileInfoRequest.Parser.ParseFrom), Marshallers.Create(r => r.ToByteArray(), FileMetadata.Parser.ParseFrom));
+
+        var error = await Assert.ThrowsAsync<RpcException>(async () => await channel.CreateCallInvoker().AsyncUnaryCall(unknown, null, new CallOptions(cancellationToken: TestTimeout.Token), new GetFileInfoRequest()));
+
+        Assert.Equal(StatusCode.Unimplemented, error.StatusCode);
     }
 
     [Fact]
