@@ -67,11 +67,16 @@ internal static class SecurityRegistration
         var keys = app.Services.GetRequiredService<ApiKeyStore>();
         var signer = app.Services.GetRequiredService<SignedLinkSigner>();
         var auth = app.Services.GetRequiredService<IOptions<AuthOptions>>().Value;
+        var developmentKeyLog = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger(DevelopmentKeyFile.LogCategory);
         app.Lifetime.ApplicationStarted.Register(() =>
         {
-            if (keys.DevelopmentKey is { } key)
+            if (keys.DevelopmentKey is { FilePath: { } file } stored)
             {
-                Log.DevelopmentKeyGenerated(app.Logger, key);
+                Log.DevelopmentKeyStored(developmentKeyLog, file, stored.Origin, stored.Key);
+            }
+            else if (keys.DevelopmentKey is { } unstored)
+            {
+                Log.DevelopmentKeyNotStored(developmentKeyLog, unstored.Origin, unstored.Key);
             }
             else if (keys.Count == 0)
             {
