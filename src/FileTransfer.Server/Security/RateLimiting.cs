@@ -46,9 +46,12 @@ internal static class RateLimiting
             $"This client has too many requests running or started too many per second. Retry after {seconds} s.");
     }
 
+    /// <summary>Whether requests to <paramref name="path"/> are limited (also what the OpenAPI document declares 429 for).</summary>
+    public static bool Covers(PathString path) => path.StartsWithSegments("/api");
+
     // null: not limited.
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
-        options.Enabled && context.Request.Path.StartsWithSegments("/api") ? ClientOf(context) : null;
+        options.Enabled && Covers(context.Request.Path) ? ClientOf(context) : null;
 
     // The key id (a hash prefix), never the key itself, names a client that has one.
     private static string ClientOf(HttpContext context) =>

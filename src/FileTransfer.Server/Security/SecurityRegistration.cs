@@ -34,7 +34,9 @@ internal static class SecurityRegistration
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
 
-        services.Configure<OpenApiOptions>("v1", options => options.AddDocumentTransformer<OpenApiSecurityTransformer>());
+        services.Configure<OpenApiOptions>("v1", options => options
+            .AddDocumentTransformer<OpenApiSecurityTransformer>()
+            .AddOperationTransformer<OpenApiOperationSecurity>());
 
         services.AddRateLimiter(options =>
         {
