@@ -1,3 +1,4 @@
+using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
@@ -14,6 +15,10 @@ internal static class SecurityRegistration
     public static WebApplicationBuilder AddFileTransferSecurity(this WebApplicationBuilder builder)
     {
         var services = builder.Services;
+
+        // Keys and signed-link tokens never reach a log line, whoever writes it.
+        RedactingLoggerFactory.Register(services);
+
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsValidator>();
         services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();

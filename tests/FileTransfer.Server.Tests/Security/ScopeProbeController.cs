@@ -25,6 +25,11 @@ public sealed class ScopeProbeController : ControllerBase
     [Authorize("read")]
     public IActionResult RpcShapedRead() => Claims("");
 
+    /// <summary>Fails with the request's query and Authorization header in the exception message, as careless code might.</summary>
+    [HttpGet("api/files/probe-fail/{**path}")]
+    public IActionResult FailWithCredentials(string path) =>
+        throw new InvalidOperationException($"Could not serve {path}{Request.QueryString} for {Request.Headers.Authorization}");
+
     [HttpGet("api/probe/throw")]
     public IActionResult Throw() =>
         throw new InvalidOperationException($"Boom in {AppContext.BaseDirectory}");

@@ -14,13 +14,15 @@ public sealed partial class ServerProcessSecurityTests : IDisposable
     private readonly TempStorage _data = new();
 
     [Fact]
-    public async Task Keys_And_Scopes_From_Environment_Variables_Are_Honoured()
+    public async Task Keys_And_Scopes_From_Environment_Variables_Are_Honoured_And_Request_Logging_Shows_No_Credential()
     {
+        // Request logging at Information, as an operator debugging a client turns it on.
         await using var server = await ServerProcess.StartAsync(new Dictionary<string, string>
         {
             ["Storage__RootPath"] = _storage.RootPath,
             ["Auth__ApiKeys__0__Key"] = EnvironmentKey,
             ["Auth__ApiKeys__0__Scopes__0"] = "read",
+            ["Logging__LogLevel__Microsoft.AspNetCore"] = "Information",
         });
         _storage.Write("env.txt", "env"u8.ToArray());
         using var client = Client(server, EnvironmentKey);
@@ -30,7 +32,12 @@ public sealed partial class ServerProcessSecurityTests : IDisposable
         Assert.Equal(HttpStatusCode.Unauthorized, (await anonymous.GetAsync("/api/files/env.txt", TestTimeout.Token)).StatusCode);
         Assert.Equal(HttpStatusCode.OK, (await client.PostAsJsonAsync("/api/links", new { path = "env.txt", access = "read" }, TestTimeout.Token)).StatusCode);
         Assert.Equal(HttpStatusCode.Forbidden, (await client.PostAsJsonAsync("/api/links", new { path = "env.txt", access = "write" }, TestTimeout.Token)).StatusCode);
+        var link = await SignedLinkTests.IssueAsync(client, new { path = "env.txt", access = "read" });
+        Assert.Equal("env", await anonymous.GetStringAsync(link.Url, TestTimeout.Token));
+
+        await WaitForAsync(server, "/api/files/env.txt?sig=[redacted] - 200");
         Assert.DoesNotContain(EnvironmentKey, server.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain(link.Token.Split('.')[1], server.Output, StringComparison.Ordinal);
     }
 
     [Fact]
