@@ -5,11 +5,14 @@ using Microsoft.AspNetCore.RateLimiting;
 namespace FileTransfer.Server.Security;
 
 /// <summary>
-/// One limiter for the whole API: a concurrency limit and a token bucket per client. Health,
-/// OpenAPI and Swagger UI are never limited: probes and documentation must stay reachable.
+/// One limiter for the whole API, REST and gRPC alike: a concurrency limit and a token bucket per
+/// client. Health, OpenAPI, Swagger UI and gRPC reflection are never limited: probes and
+/// documentation must stay reachable.
 /// </summary>
 internal static class RateLimiting
 {
+    private static readonly PathString FileServicePath = "/" + FileTransfer.Protos.V1.FileService.Descriptor.FullName;
+
     public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options) =>
         PartitionedRateLimiter.CreateChained(
             PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
@@ -43,11 +46,16 @@ internal static class RateLimiting
             context,
             StatusCodes.Status429TooManyRequests,
             "Too many requests",
-            $"This client has too many requests running or started too many per second. Retry after {seconds} s.");
+            $"This client has too many requests running or started too many per second. Retry after {seconds} s.",
+            TimeSpan.FromSeconds(seconds));
     }
 
-    /// <summary>Whether requests to <paramref name="path"/> are limited (also what the OpenAPI document declares 429 for).</summary>
-    public static bool Covers(PathString path) => path.StartsWithSegments("/api");
+    /// <summary>
+    /// Whether requests to <paramref name="path"/> are limited (also what the OpenAPI document
+    /// declares 429 for). The REST API and the gRPC FileService share one budget per client;
+    /// gRPC reflection and health stay free, like /healthz.
+    /// </summary>
+    public static bool Covers(PathString path) => path.StartsWithSegments("/api") || path.StartsWithSegments(FileServicePath);
 
     // null: not limited.
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
