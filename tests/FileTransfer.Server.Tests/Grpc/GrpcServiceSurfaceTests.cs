@@ -26,6 +26,8 @@ public sealed class GrpcServiceSurfaceTests : IDisposable
         var services = call.ResponseStream.Current.ListServicesResponse.Service.Select(s => s.Name).ToList();
         Assert.Contains("filetransfer.v1.FileService", services);
         Assert.Contains("grpc.health.v1.Health", services);
+        Assert.Contains("grpc.reflection.v1.ServerReflection", services);
+        Assert.Contains("grpc.reflection.v1alpha.ServerReflection", services);
     }
 
     [Fact]

@@ -33,8 +33,10 @@ public sealed class UploadFileTests : IDisposable
     {
         var source = TestData.RandomBytes(size);
         var client = GrpcClients.For(_server);
+        // 3 MiB in 1-byte chunks is 3.2 million messages: seconds on a quiet machine, minutes on a busy one.
+        using var timeout = new CancellationTokenSource(chunkSize == 1 ? TimeSpan.FromMinutes(10) : TimeSpan.FromMinutes(2));
 
-        var response = await GrpcTransfers.UploadAsync(client, $"up/{size}-{chunkSize}.bin", source, chunkSize, TestTimeout.Token);
+        var response = await GrpcTransfers.UploadAsync(client, $"up/{size}-{chunkSize}.bin", source, chunkSize, timeout.Token);
 
         var stored = await File.ReadAllBytesAsync(_server.Storage.PathOf($"up/{size}-{chunkSize}.bin"), TestTimeout.Token);
         Assert.Equal(GrpcTransfers.Sha256Hex(source), GrpcTransfers.Sha256Hex(stored));
@@ -46,13 +48,13 @@ public sealed class UploadFileTests : IDisposable
     }
 
     [Fact]
-    public async Task A_Chunk_Of_Exactly_4_MiB_Is_Accepted_And_A_Larger_Message_Is_Refused_With_Nothing_Written()
+    public async Task A_Chunk_Of_Exactly_4_MiB_Is_Accepted_And_One_Byte_More_Is_Refused_With_Nothing_Written()
     {
         var client = GrpcClients.For(_server);
         var exact = TestData.RandomBytes(MaxChunk);
 
         await GrpcTransfers.UploadAsync(client, "limits/exact.bin", exact, MaxChunk, TestTimeout.Token);
-        var error = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, "limits/over.bin", TestData.RandomBytes(MaxChunk + 2048), MaxChunk + 2048, TestTimeout.Token));
+        var error = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, "limits/over.bin", TestData.RandomBytes(MaxChunk + 1), MaxChunk + 1, TestTimeout.Token));
 
         Assert.Equal(exact, await File.ReadAllBytesAsync(_server.Storage.PathOf("limits/exact.bin"), TestTimeout.Token));
         Assert.Equal(StatusCode.ResourceExhausted, error.StatusCode);
