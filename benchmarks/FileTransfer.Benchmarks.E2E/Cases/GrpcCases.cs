@@ -45,6 +45,15 @@ internal static class GrpcCases
                     continue;
                 }
 
+                var pooled = new CaseResult(DownloadGroup, label, name, Grpc, GrpcClient.PooledLabel);
+                context.Measurer.Plan(pooled, server, async verify =>
+                {
+                    var (bytes, sha) = await grpc.DownloadPooledAsync(BenchContext.GrpcName(file), verify);
+                    Measurer.Expect(bytes == file.Size, $"received {bytes} of {file.Size} bytes");
+                    Measurer.Expect(!verify || sha == file.Sha256, "SHA-256 of the received chunks differs from the file's");
+                    return new Transfer(bytes);
+                });
+
                 foreach (var client in new[] { http1, http2 })
                 {
                     var rest = new CaseResult(DownloadGroup, label, name, "REST " + client.Protocol, ".NET HttpClient");

@@ -16,6 +16,7 @@ namespace FileTransfer.Benchmarks.E2E.Clients;
 internal sealed class GrpcClient : IDisposable
 {
     public const string Label = ".NET Grpc.Net.Client";
+    public const string PooledLabel = ".NET Grpc.Net.Client, pooled chunks";
     private const int ReadBufferSize = 128 * 1024;
     private readonly GrpcChannel _channel;
     private readonly FileService.FileServiceClient _client;
@@ -66,6 +67,35 @@ internal sealed class GrpcClient : IDisposable
         if (total != expected)
         {
             throw new InvalidOperationException($"DownloadFile: {total} bytes arrived, the metadata announced {expected}");
+        }
+
+        return (total, sha is null ? null : Convert.ToHexStringLower(sha.GetHashAndReset()));
+    }
+
+    /// <summary>DownloadFile read with <see cref="PooledChunks"/>: the same call, each chunk copied once into a pooled array.</summary>
+    public async Task<(long Bytes, string? Sha256)> DownloadPooledAsync(string name, bool hash, CancellationToken cancellationToken = default)
+    {
+        using var call = _channel.CreateCallInvoker().AsyncServerStreamingCall(
+            PooledChunks.DownloadFile, null, new CallOptions(_headers, cancellationToken: cancellationToken), new DownloadFileRequest { FileName = name });
+        var stream = call.ResponseStream;
+        if (!await stream.MoveNext(cancellationToken) || stream.Current.Metadata is not { } metadata)
+        {
+            throw new InvalidOperationException("DownloadFile: the first message is not the metadata");
+        }
+
+        using var sha = hash ? IncrementalHash.CreateHash(HashAlgorithmName.SHA256) : null;
+        long total = 0;
+        while (await stream.MoveNext(cancellationToken))
+        {
+            var chunk = stream.Current;
+            sha?.AppendData(chunk.Span);
+            total += chunk.Length;
+            chunk.Return();
+        }
+
+        if (total != metadata.Size)
+        {
+            throw new InvalidOperationException($"DownloadFile: {total} bytes arrived, the metadata announced {metadata.Size}");
         }
 
         return (total, sha is null ? null : Convert.ToHexStringLower(sha.GetHashAndReset()));

@@ -30,7 +30,7 @@ internal static class GrpcTables
     private static void WritePublished(StringBuilder text, IReadOnlyList<CaseResult> results)
     {
         CaseResult? Row(string server, string protocol) => results.FirstOrDefault(r =>
-            r.Group == GrpcCases.DownloadGroup && r.Server == server && r.Protocol == protocol && r.Samples.Count > 0 && r.Error is null);
+            r.Group == GrpcCases.DownloadGroup && r.Server == server && r.Protocol == protocol && r.Client != Clients.GrpcClient.PooledLabel && r.Samples.Count > 0 && r.Error is null);
         CaseResult?[] ours = [Row(GrpcCases.Naive, GrpcCases.Grpc), Row("ours", GrpcCases.Grpc), Row("ours", "REST HTTP/1.1"), Row("ours", "REST HTTP/2")];
         if (ours.All(r => r is null))
         {

@@ -68,9 +68,12 @@ internal static class Ratios
 
         const string G7 = GrpcCases.DownloadGroup, G8 = GrpcCases.UploadGroup, Grpc = GrpcCases.Grpc;
         CaseResult? Row(string group, string server, string protocol) =>
-            results.FirstOrDefault(r => r.Group == group && r.Server == server && r.Protocol == protocol && r.Samples.Count > 0 && r.Error is null);
+            results.FirstOrDefault(r => r.Group == group && r.Server == server && r.Protocol == protocol && r.Client != Clients.GrpcClient.PooledLabel && r.Samples.Count > 0 && r.Error is null);
         yield return Throughput("gRPC download / REST HTTP/1.1 download, same .NET process", Row(G7, "ours", Grpc), Row(G7, "ours", "REST HTTP/1.1"), 0.85);
+        var pooled = results.FirstOrDefault(r => r.Group == G7 && r.Server == "ours" && r.Client == Clients.GrpcClient.PooledLabel && r.Samples.Count > 0 && r.Error is null);
+        yield return Throughput("gRPC download with the pooled-chunk client / REST HTTP/1.1 download", pooled, Row(G7, "ours", "REST HTTP/1.1"), 0.85);
         yield return Throughput("gRPC download / REST HTTP/2 download, same .NET process", Row(G7, "ours", Grpc), Row(G7, "ours", "REST HTTP/2"), null);
+        yield return Throughput("gRPC download with the pooled-chunk client / REST HTTP/2 download", pooled, Row(G7, "ours", "REST HTTP/2"), null);
         yield return Throughput("gRPC download, ours / gRPC naive", Row(G7, "ours", Grpc), Row(G7, GrpcCases.Naive, Grpc), null);
         yield return Throughput("gRPC upload / REST PUT HTTP/1.1, same .NET process", Row(G8, "ours", Grpc), Row(G8, "ours", "REST HTTP/1.1"), 0.85);
         yield return Throughput("gRPC upload / REST PUT HTTP/2, same .NET process", Row(G8, "ours", Grpc), Row(G8, "ours", "REST HTTP/2"), null);
