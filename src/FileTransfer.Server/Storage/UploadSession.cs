@@ -172,14 +172,10 @@ internal sealed class UploadSession : IAsyncDisposable
     // Hashed as written, in order: one digest update per block rather than per client chunk.
     private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
+        _hash.AppendData(bytes.Span);
         try
         {
-            // The write runs on a thread-pool thread (RandomAccess schedules pwrite there), so the
-            // digest of the same bytes is computed meanwhile instead of after it: hashing and writing
-            // overlap. The bytes stay untouched until both are done (the caller awaits this).
-            var write = RandomAccess.WriteAsync(_file!, bytes, _written, cancellationToken);
-            _hash.AppendData(bytes.Span);
-            await write;
+            await RandomAccess.WriteAsync(_file!, bytes, _written, cancellationToken);
             _written += bytes.Length;
         }
         catch (IOException ex) when (FileStore.IsDiskFull(ex))
