@@ -31,6 +31,14 @@ internal sealed class FirstByteTimeout(TimeSpan timeout, ILogger<FirstByteTimeou
                 connection.Abort(new ConnectionAbortedException("Nothing received within Connections:FirstByteTimeout."));
                 return;
             }
+            catch (Exception exception) when (exception is IOException or ConnectionAbortedException)
+            {
+                // Reset by the client, or aborted by the server (shutdown) before a byte arrived. Left to
+                // Kestrel, an exception from a connection middleware is logged as an error: one line per
+                // connection an attacker opens and resets.
+                Log.GoneBeforeFirstByte(logger, connection.ConnectionId, connection.RemoteEndPoint, exception.Message);
+                return;
+            }
         }
 
         await next(connection);

@@ -30,20 +30,33 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
     /// <summary>The transport reports a failed accept(2): stop the accept in progress.</summary>
     internal void OnAcceptFailed() => Volatile.Read(ref _attempt)?.Cancel();
 
+    /// <summary>The next admitted connection; null once the listener is unbound.</summary>
     public async ValueTask<ConnectionContext?> AcceptAsync(CancellationToken cancellationToken = default)
     {
+        using var caller = cancellationToken.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(_unbound.Token, cancellationToken) : null;
+        var stop = caller?.Token ?? _unbound.Token;
         while (true)
         {
             try
             {
-                await gate.WaitAsync(_unbound.Token);
+                await gate.WaitAsync(stop);
             }
-            catch (OperationCanceledException)
+            catch (OperationCanceledException) when (_unbound.IsCancellationRequested)
             {
                 return null;
             }
 
-            var connection = await AcceptOneAsync();
+            ConnectionContext? connection;
+            try
+            {
+                connection = await AcceptOneAsync(stop);
+            }
+            catch
+            {
+                gate.Release();
+                throw;
+            }
+
             if (connection is null)
             {
                 gate.Release();
@@ -66,11 +79,12 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
         }
     }
 
-    private async Task<ConnectionContext?> AcceptOneAsync()
+    /// <summary>One connection from the transport, backing off while accept fails; null once unbound.</summary>
+    private async Task<ConnectionContext?> AcceptOneAsync(CancellationToken stop)
     {
         while (true)
         {
-            using (var attempt = CancellationTokenSource.CreateLinkedTokenSource(_unbound.Token))
+            using (var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop))
             {
                 Volatile.Write(ref _attempt, attempt);
                 try
@@ -83,14 +97,15 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
                 {
                     return null;
                 }
-                catch (OperationCanceledException)
+                catch (OperationCanceledException) when (!stop.IsCancellationRequested)
                 {
+                    // Only the transport's failure signal cancels the attempt alone.
                     if (_failedLog.ShouldLog(out var suppressed))
                     {
                         Log.AcceptFailing(logger, EndPoint, _backoff.TotalMilliseconds, suppressed);
                     }
                 }
-                catch (Exception exception)
+                catch (Exception exception) when (exception is not OperationCanceledException)
                 {
                     Log.AcceptThrew(logger, EndPoint, _backoff.TotalMilliseconds, exception);
                 }
@@ -102,9 +117,9 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
 
             try
             {
-                await Task.Delay(_backoff, _unbound.Token);
+                await Task.Delay(_backoff, stop);
             }
-            catch (OperationCanceledException)
+            catch (OperationCanceledException) when (_unbound.IsCancellationRequested)
             {
                 return null;
             }

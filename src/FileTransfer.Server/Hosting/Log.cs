@@ -55,4 +55,7 @@ internal static partial class Log
     [LoggerMessage(EventId = 8, Level = LogLevel.Debug,
         Message = "Connection {ConnectionId} from {RemoteEndPoint} sent nothing within {TimeoutSeconds} s (Connections:FirstByteTimeout); closed")]
     public static partial void ClosedBeforeFirstByte(ILogger logger, string connectionId, EndPoint? remoteEndPoint, double timeoutSeconds);
+
+    [LoggerMessage(EventId = 10, Level = LogLevel.Debug, Message = "Connection {ConnectionId} from {RemoteEndPoint} ended before its first byte: {Reason}")]
+    public static partial void GoneBeforeFirstByte(ILogger logger, string connectionId, EndPoint? remoteEndPoint, string reason);
 }

@@ -3,9 +3,11 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using FileTransfer.Server.Hosting;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Tests.Hosting;
@@ -28,6 +30,29 @@ public sealed class ConnectionGuardTests
         // Kestrel alone would keep it for the keep-alive timeout (one minute).
         Assert.True(await ClosedByServerAsync(tcp, TimeSpan.FromSeconds(20)));
         Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(0.5), TimeSpan.FromSeconds(10));
+    }
+
+    [Fact]
+    public async Task Clients_That_Reset_Before_Sending_Anything_Leave_No_Error_In_The_Log()
+    {
+        var logs = new LogCapture();
+        using var server = new KestrelFactory();
+        server.WithLogs(logs);
+        var address = server.AddressOf(HttpProtocols.Http1);
+
+        for (var i = 0; i < 20; i++)
+        {
+            using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+            await socket.ConnectAsync(IPAddress.Loopback, address.Port, TestTimeout.Token);
+
+            // Linger 0: close sends RST instead of FIN.
+            socket.LingerState = new LingerOption(true, 0);
+        }
+
+        using var client = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        Assert.Equal("Healthy", await client.GetStringAsync("/healthz", TestTimeout.Token));
+        await Task.Delay(500);
+        Assert.DoesNotContain(logs.Entries, e => e.Level >= LogLevel.Error);
     }
 
     [Fact]
