@@ -2,7 +2,7 @@ using System.Net;
 using System.Text.Json;
 using FileTransfer.Server.Tests.Infrastructure;
 
-namespace FileTransfer.Server.Tests.Hosting;
+namespace FileTransfer.Server.Tests.Documentation;
 
 public sealed class DocumentationTests(FileTransferFactory factory) : IClassFixture<FileTransferFactory>
 {
