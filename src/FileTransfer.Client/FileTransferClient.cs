@@ -131,8 +131,10 @@ public sealed class FileTransferClient : IDisposable
         DownloadResult result;
         try
         {
-            await using var stream = part.Open();
-            result = await DownloadAsync(name, stream, options, progress, cancellationToken);
+            await using (var stream = part.Open())
+            {
+                result = await DownloadAsync(name, stream, options, progress, cancellationToken);
+            }
         }
         catch (FileTransferException e) when (e.Kind == FileTransferErrorKind.DigestMismatch)
         {
@@ -143,9 +145,11 @@ public sealed class FileTransferClient : IDisposable
         {
             throw new FileTransferException(e.Kind, $"{e.Message} {part.PartPath} is kept: the next download of it resumes there.", e.Status, e.Detail, e);
         }
-        finally
+        catch
         {
+            // Refused before any byte arrived: leave nothing behind.
             part.DiscardIfEmpty();
+            throw;
         }
 
         part.Commit();
@@ -219,8 +223,6 @@ public sealed class FileTransferClient : IDisposable
         HttpClient = httpClient,
         HttpHandler = httpClient is null ? HttpHandlers.Create() : null,
         DisposeHttpClient = httpClient is null,
-        // The caller's cancellation surfaces as OperationCanceledException, as it does over REST.
-        ThrowOperationCanceledOnCancellation = true,
         // Chunks are 32 KiB by default; a server configured for larger ones still fits.
         MaxReceiveMessageSize = 16 * 1024 * 1024,
     };

@@ -59,6 +59,12 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
                 await console.Error.WriteLineAsync($"filetransfer: {e.Message}");
                 return ExitCodes.Other;
             }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            {
+                // Never a silent exit: whatever was not foreseen is still reported.
+                await console.Error.WriteLineAsync($"filetransfer: unexpected {e.GetType().Name}: {e.Message}");
+                return ExitCodes.Other;
+            }
         };
 
     private static string Hint(FileTransferException e) => e.Kind switch

@@ -37,7 +37,7 @@ internal static class GrpcErrors
                 $"The server at {authority} does not serve the gRPC FileService ({status}): {text}"),
             _ when SpeaksNoHttp2(e) => (FileTransferErrorKind.ProtocolUnavailable,
                 $"The server at {authority} does not speak gRPC on this port (no HTTP/2): {Inner(e)}. Its cleartext gRPC port is the HTTP/2 one (5001 by default)."),
-            StatusCode.Unavailable when e.Status.DebugException is HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError or HttpRequestError.NameResolutionError or HttpRequestError.SecureConnectionError } =>
+            StatusCode.Unavailable when Refused(e) =>
                 (FileTransferErrorKind.ConnectionLost, $"Cannot reach {authority}: {Inner(e)}"),
             StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded or StatusCode.Aborted =>
                 (FileTransferErrorKind.ConnectionLost, $"The connection to {authority} was lost ({status}): {Inner(e)}"),
@@ -74,12 +74,18 @@ internal static class GrpcErrors
     private static bool MentionsSpace(string? detail) =>
         detail is not null && (detail.Contains("space", StringComparison.OrdinalIgnoreCase) || detail.Contains("full", StringComparison.OrdinalIgnoreCase));
 
-    // A port that speaks only HTTP/1.1 answers the HTTP/2 connection preface with an HTTP/1.1 error
-    // or closes the connection: the HTTP/2 handshake never completes.
+    // A port that speaks only HTTP/1.1 refuses the HTTP/2 connection with HTTP_1_1_REQUIRED
+    // (RFC 9113 7, error code 0xd); over TLS, ALPN settles on HTTP/1.1.
     private static bool SpeaksNoHttp2(RpcException e) =>
-        e.Status.DebugException is { } inner
-        && (inner is HttpRequestException { HttpRequestError: HttpRequestError.HttpProtocolError or HttpRequestError.VersionNegotiationError }
-            || HttpHandlers.Innermost(inner).Message.Contains("HTTP/2", StringComparison.Ordinal) && inner is HttpRequestException { HttpRequestError: not HttpRequestError.ConnectionError });
+        e.Status.DebugException is HttpRequestException inner
+        && (inner.HttpRequestError == HttpRequestError.VersionNegotiationError
+            || HttpHandlers.Innermost(inner) is HttpProtocolException { ErrorCode: Http11Required });
+
+    private const long Http11Required = 0xd;
+
+    private static bool Refused(RpcException e) =>
+        e.Status.DebugException is System.Net.Sockets.SocketException
+            or HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError or HttpRequestError.NameResolutionError or HttpRequestError.SecureConnectionError };
 
     private static string Inner(RpcException e) =>
         e.Status.DebugException is { } inner ? HttpHandlers.Innermost(inner).Message : e.Status.Detail;

@@ -19,7 +19,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw GrpcErrors.Map(e, name, address);
+            throw Fail(e, name, cancellationToken);
         }
     }
 
@@ -36,7 +36,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException e)
             {
-                throw GrpcErrors.Map(e, prefix ?? string.Empty, address);
+                throw Fail(e, prefix ?? string.Empty, cancellationToken);
             }
 
             foreach (var file in page.Files)
@@ -59,7 +59,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw GrpcErrors.Map(e, name, address);
+            throw Fail(e, name, cancellationToken);
         }
     }
 
@@ -80,12 +80,12 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException again)
             {
-                throw GrpcErrors.Map(again, name, address);
+                throw Fail(again, name, cancellationToken);
             }
         }
         catch (RpcException e)
         {
-            throw GrpcErrors.Map(e, name, address);
+            throw Fail(e, name, cancellationToken);
         }
     }
 
@@ -119,13 +119,13 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw Failed(e, upload.Name, sentBytes);
+            throw Failed(e, upload.Name, sentBytes, cancellationToken);
         }
         catch (InvalidOperationException)
         {
             // Writing after the server ended the call: its status says why.
             throw Failed(await FinalStatusAsync(call) ?? throw new FileTransferException(
-                FileTransferErrorKind.ServerError, $"The server ended the upload of '{upload.Name}' before it was complete."), upload.Name, sentBytes);
+                FileTransferErrorKind.ServerError, $"The server ended the upload of '{upload.Name}' before it was complete."), upload.Name, sentBytes, cancellationToken);
         }
         finally
         {
@@ -168,7 +168,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException e)
             {
-                throw GrpcErrors.Map(e, name, address);
+                throw Fail(e, name, cancellationToken);
             }
 
             if (!more)
@@ -188,13 +188,24 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
 
     // A server that refuses (ALREADY_EXISTS, DATA_LOSS, ...) ends the call while chunks are still
     // being written; a connection lost mid-upload says how far it got.
-    private FileTransferException Failed(RpcException e, string name, long sentBytes)
+    private Exception Failed(RpcException e, string name, long sentBytes, CancellationToken cancellationToken)
     {
-        var mapped = GrpcErrors.Map(e, name, address);
+        if (Fail(e, name, cancellationToken) is not FileTransferException mapped)
+        {
+            return new OperationCanceledException(e.Message, e, cancellationToken);
+        }
+
         return mapped.Kind == FileTransferErrorKind.ConnectionLost && sentBytes > 0
             ? new FileTransferException(mapped.Kind, $"The upload was cut after {sentBytes} bytes. {mapped.Message}", mapped.Status, mapped.Detail, e)
             : mapped;
     }
+
+    // The caller's own cancellation (or the stall guard's) is an OperationCanceledException, as over
+    // REST; a CANCELLED the caller did not ask for is a reset stream.
+    private Exception Fail(RpcException e, string name, CancellationToken cancellationToken) =>
+        e.StatusCode == StatusCode.Cancelled && cancellationToken.IsCancellationRequested
+            ? new OperationCanceledException(e.Message, e, cancellationToken)
+            : GrpcErrors.Map(e, name, address);
 
     private static async Task<RpcException?> FinalStatusAsync(AsyncClientStreamingCall<UploadFileRequest, UploadFileResponse> call)
     {
