@@ -74,8 +74,8 @@ public sealed class FileTransferClient : IDisposable
 
     /// <summary>
     /// The files whose names start with <paramref name="prefix"/>, in ordinal name order. Pages are
-    /// fetched as the enumeration reaches them (gRPC <c>ListFiles</c> follows <c>next_page_token</c>
-    /// to the end; REST reads its one JSON array as it streams in).
+    /// fetched as the enumeration reaches them, <see cref="FileTransferClientOptions.ListPageSize"/> files
+    /// each: gRPC <c>ListFiles</c> follows <c>next_page_token</c>, REST the <c>Link: rel="next"</c> header, to the end.
     /// </summary>
     /// <param name="prefix">Only names starting with this, e.g. <c>videos/</c>; null for every file.</param>
     /// <param name="cancellationToken">Cancels the enumeration.</param>

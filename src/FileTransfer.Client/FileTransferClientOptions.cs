@@ -50,7 +50,7 @@ public sealed class FileTransferClientOptions
     /// </summary>
     public TimeSpan StallTimeout { get; set; } = TimeSpan.FromSeconds(60);
 
-    /// <summary>gRPC only: files per <c>ListFiles</c> page, 0 for the server's default (1,000); the server caps it at 10,000.</summary>
+    /// <summary>Files per listing page (gRPC <c>page_size</c>, REST <c>pageSize</c>), 0 for the server's default (1,000); the server caps it at 10,000.</summary>
     public int ListPageSize { get; set; }
 
     /// <summary>The address requests go to: <see cref="ServerAddress"/> or the protocol's default.</summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Google.Rpc;
 using Grpc.Core;
 
 namespace FileTransfer.Client.Transport.Grpc;
@@ -16,6 +17,7 @@ internal static class GrpcErrors
     public static FileTransferException Map(RpcException e, string name, Uri address)
     {
         var status = Name(e.StatusCode);
+        var reason = ReasonOf(e);
         var detail = string.IsNullOrEmpty(e.Status.Detail) ? null : e.Status.Detail;
         var text = detail ?? "no details";
         var authority = address.GetLeftPart(UriPartial.Authority);
@@ -26,10 +28,12 @@ internal static class GrpcErrors
             StatusCode.PermissionDenied => (FileTransferErrorKind.PermissionDenied, $"Forbidden ({status}): {text}"),
             StatusCode.NotFound => (FileTransferErrorKind.NotFound, $"Not found ({status}): {text}"),
             StatusCode.AlreadyExists => (FileTransferErrorKind.AlreadyExists, $"'{name}' already exists ({status}): {text}"),
+            StatusCode.FailedPrecondition when reason == "NAME_CONFLICT" => (FileTransferErrorKind.Conflict, $"Conflict for '{name}' ({status}): {text}"),
             StatusCode.FailedPrecondition => (FileTransferErrorKind.PreconditionFailed, $"Precondition failed for '{name}' ({status}): {text}"),
             StatusCode.OutOfRange => (FileTransferErrorKind.RangeNotSatisfiable, $"Range not satisfiable for '{name}' ({status}): {text}"),
-            StatusCode.ResourceExhausted when Pushback(e) is not null => (FileTransferErrorKind.RateLimited, $"Rate limited ({status}): {text}"),
-            StatusCode.ResourceExhausted when MentionsSpace(detail) => (FileTransferErrorKind.InsufficientStorage, $"The server is out of space ({status}): {text}"),
+            StatusCode.ResourceExhausted when reason == "RATE_LIMITED" || (reason is null && RetryAfter(e) is not null) =>
+                (FileTransferErrorKind.RateLimited, $"Rate limited ({status}): {text}"),
+            StatusCode.ResourceExhausted when reason == "STORAGE_FULL" => (FileTransferErrorKind.InsufficientStorage, $"The server is out of space ({status}): {text}"),
             StatusCode.ResourceExhausted => (FileTransferErrorKind.TooLarge, $"Too large ({status}): {text}"),
             StatusCode.DataLoss => (FileTransferErrorKind.DigestMismatch,
                 $"The server refused the upload of '{name}' because its SHA-256 does not match what was sent ({status}): {text}"),
@@ -45,7 +49,7 @@ internal static class GrpcErrors
                 (FileTransferErrorKind.ConnectionLost, $"The connection to {authority} was lost ({status}): {Inner(e)}"),
             _ => (FileTransferErrorKind.ServerError, $"The server answered {status}: {text}"),
         };
-        return new FileTransferException(kind, message, status, detail, e) { RetryAfter = Pushback(e) };
+        return new FileTransferException(kind, message, status, detail, e) { RetryAfter = RetryAfter(e) };
     }
 
     /// <summary><c>NOT_FOUND</c> for <see cref="StatusCode.NotFound"/>: the names the gRPC documentation uses.</summary>
@@ -66,13 +70,31 @@ internal static class GrpcErrors
         return name.ToString();
     }
 
-    private static TimeSpan? Pushback(RpcException e) =>
-        e.Trailers.GetValue(PushbackTrailer) is { } value && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var ms)
-            ? TimeSpan.FromMilliseconds(ms)
-            : null;
+    /// <summary>
+    /// The server's stable reason for its refusal: the <c>google.rpc.ErrorInfo</c> in
+    /// <c>grpc-status-details-bin</c> (e.g. <c>FILE_TOO_LARGE</c> or <c>STORAGE_FULL</c>, which share RESOURCE_EXHAUSTED).
+    /// </summary>
+    private static string? ReasonOf(RpcException e) => Details(e)?.GetDetail<ErrorInfo>()?.Reason;
 
-    private static bool MentionsSpace(string? detail) =>
-        detail is not null && (detail.Contains("space", StringComparison.OrdinalIgnoreCase) || detail.Contains("full", StringComparison.OrdinalIgnoreCase));
+    // RetryInfo in the details, else the push-back trailer.
+    private static TimeSpan? RetryAfter(RpcException e) =>
+        Details(e)?.GetDetail<RetryInfo>()?.RetryDelay?.ToTimeSpan()
+        ?? (e.Trailers.GetValue(PushbackTrailer) is { } value && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var ms)
+            ? TimeSpan.FromMilliseconds(ms)
+            : null);
+
+    private static Google.Rpc.Status? Details(RpcException e)
+    {
+        try
+        {
+            return e.GetRpcStatus();
+        }
+        catch (Google.Protobuf.InvalidProtocolBufferException)
+        {
+            // Details that do not parse are no details.
+            return null;
+        }
+    }
 
     // A port that speaks only HTTP/1.1 refuses the HTTP/2 connection with HTTP_1_1_REQUIRED
     // (RFC 9113 7, error code 0xd); over TLS, ALPN settles on HTTP/1.1.

@@ -30,9 +30,22 @@ internal sealed record RestTarget(Uri Url, string Name, bool IsLink)
         return new RestTarget(new Uri(BaseOf(server), FilesPath + escaped), nameOrUrl, IsLink: false);
     }
 
-    /// <summary>The listing URL, <c>{server}/api/files?prefix=...</c>.</summary>
-    public static Uri ListUrl(Uri server, string? prefix) =>
-        new(BaseOf(server), string.IsNullOrEmpty(prefix) ? "api/files" : "api/files?prefix=" + Uri.EscapeDataString(prefix));
+    /// <summary>The listing URL, <c>{server}/api/files?prefix=...&amp;pageSize=...</c>.</summary>
+    public static Uri ListUrl(Uri server, string? prefix, int pageSize)
+    {
+        var query = new List<string>();
+        if (!string.IsNullOrEmpty(prefix))
+        {
+            query.Add("prefix=" + Uri.EscapeDataString(prefix));
+        }
+
+        if (pageSize > 0)
+        {
+            query.Add("pageSize=" + pageSize.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        return new Uri(BaseOf(server), query.Count == 0 ? "api/files" : "api/files?" + string.Join('&', query));
+    }
 
     // A server URL with a path base ("https://host/ft") must keep it: resolve against "…/ft/".
     private static Uri BaseOf(Uri server) =>

@@ -23,19 +23,46 @@ internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey,
 
     public async IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix, int pageSize, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        // REST answers one JSON array; it is read item by item as it streams in.
-        var url = RestTarget.ListUrl(server, prefix);
-        using var request = Request(HttpMethod.Get, url, apiKey);
-        using var response = await SendAsync(request, cancellationToken);
-        await RestErrors.EnsureSuccessAsync(response, "api/files", mustNotExist: false, cancellationToken);
-        await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
-        await foreach (var file in JsonSerializer.DeserializeAsyncEnumerable<RestFile>(body, Json, cancellationToken))
+        // One JSON array per page, read item by item as it streams in; while more files follow the
+        // server adds Link: <next page>; rel="next" (RFC 8288), and the last page has none.
+        for (Uri? url = RestTarget.ListUrl(server, prefix, pageSize); url is not null;)
         {
-            if (file is not null)
+            using var request = Request(HttpMethod.Get, url, apiKey);
+            using var response = await SendAsync(request, cancellationToken);
+            await RestErrors.EnsureSuccessAsync(response, "api/files", mustNotExist: false, cancellationToken);
+            await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
+            await foreach (var file in JsonSerializer.DeserializeAsyncEnumerable<RestFile>(body, Json, cancellationToken))
             {
-                yield return file.ToInfo(response.Version);
+                if (file is not null)
+                {
+                    yield return file.ToInfo(response.Version);
+                }
+            }
+
+            url = NextPage(response, url);
+        }
+    }
+
+    /// <summary>The target of <c>Link: &lt;URL&gt;; rel="next"</c>, resolved against the page it came with.</summary>
+    internal static Uri? NextPage(HttpResponseMessage response, Uri current)
+    {
+        if (!response.Headers.TryGetValues("Link", out var values))
+        {
+            return null;
+        }
+
+        foreach (var link in values.SelectMany(v => v.Split(',')))
+        {
+            var parts = link.Split(';');
+            var target = parts[0].Trim();
+            if (target.Length > 2 && target[0] == '<' && target[^1] == '>'
+                && parts.Skip(1).Any(p => p.Trim().Replace(" ", string.Empty, StringComparison.Ordinal) is "rel=\"next\"" or "rel=next"))
+            {
+                return new Uri(current, target[1..^1]);
             }
         }
+
+        return null;
     }
 
     public async Task DeleteAsync(string name, string? ifMatch, CancellationToken cancellationToken)
