@@ -91,7 +91,14 @@ public sealed class CuttingProxy : IAsyncDisposable
             var limit = cut ? _cutAfterBytes : long.MaxValue;
             var up = PumpAsync(client, server, _cutDownstream ? long.MaxValue : limit, downstream: false, both.Token);
             var down = PumpAsync(server, client, _cutDownstream ? limit : long.MaxValue, downstream: true, both.Token);
-            await Task.WhenAny(up, down);
+            var first = await Task.WhenAny(up, down);
+            if (cut && (first == down) == _cutDownstream)
+            {
+                // Let the peer read what crossed before the reset throws away its unread receive buffer,
+                // so that the cut lands after exactly the bytes counted.
+                await Task.Delay(200, _stop.Token);
+            }
+
             // One side ended or the limit was reached: reset both, as a broken network path would.
             Reset(client);
             Reset(server);

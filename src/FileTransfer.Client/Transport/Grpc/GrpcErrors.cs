@@ -97,11 +97,22 @@ internal static class GrpcErrors
     }
 
     // A port that speaks only HTTP/1.1 refuses the HTTP/2 connection with HTTP_1_1_REQUIRED
-    // (RFC 9113 7, error code 0xd); over TLS, ALPN settles on HTTP/1.1.
+    // (RFC 9113 7, error code 0xd), or closes it before the connection preface completes, which
+    // .NET reports as "the server did not complete the HTTP/2 handshake" and has no error code for;
+    // over TLS, ALPN settles on HTTP/1.1.
     private static bool SpeaksNoHttp2(RpcException e) =>
-        e.Status.DebugException is HttpRequestException inner
-        && (inner.HttpRequestError == HttpRequestError.VersionNegotiationError
-            || HttpHandlers.Innermost(inner) is HttpProtocolException { ErrorCode: Http11Required });
+        e.Status.DebugException is { } inner
+        && (inner is HttpRequestException { HttpRequestError: HttpRequestError.VersionNegotiationError }
+            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required }
+                || x.Message.Contains("HTTP/2 handshake", StringComparison.Ordinal)));
+
+    private static IEnumerable<Exception> Chain(Exception e)
+    {
+        for (var x = e; x is not null; x = x.InnerException)
+        {
+            yield return x;
+        }
+    }
 
     private const long Http11Required = 0xd;
 

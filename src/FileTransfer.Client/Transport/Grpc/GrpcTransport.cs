@@ -103,17 +103,17 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
                 metadata.Sha256 = ByteString.CopyFrom(digest);
             }
 
-            await call.RequestStream.WriteAsync(new UploadFileRequest { Metadata = metadata }, cancellationToken);
+            await WriteAsync(call, new UploadFileRequest { Metadata = metadata }, sentBytes, cancellationToken);
             int read;
             while ((read = await content.ReadAsync(buffer.AsMemory(0, upload.ChunkSize), cancellationToken)) > 0)
             {
                 // No copy: the message is serialized before WriteAsync completes, so the pooled buffer can be reused.
-                await call.RequestStream.WriteAsync(new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)) }, cancellationToken);
+                await WriteAsync(call, new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)) }, sentBytes, cancellationToken);
                 sentBytes += read;
                 sent(read);
             }
 
-            await call.RequestStream.CompleteAsync();
+            await WriteAsync(call, null, sentBytes, cancellationToken);
             var response = await call.ResponseAsync;
             return new UploadResponse(Describe(response.Metadata), Created: null);
         }
@@ -183,6 +183,21 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
 
             yield return message.Chunk.Memory;
+        }
+    }
+
+    /// <summary>Writes one message (null: completes the request stream); a connection that breaks under it is a lost connection.</summary>
+    private async Task WriteAsync(AsyncClientStreamingCall<UploadFileRequest, UploadFileResponse> call, UploadFileRequest? message, long sentBytes, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await (message is null ? call.RequestStream.CompleteAsync() : call.RequestStream.WriteAsync(message, cancellationToken));
+        }
+        catch (Exception e) when (e is IOException or HttpRequestException && !cancellationToken.IsCancellationRequested)
+        {
+            throw new FileTransferException(FileTransferErrorKind.ConnectionLost,
+                $"The upload was cut after {sentBytes} bytes. The connection to {address.GetLeftPart(UriPartial.Authority)} was lost: {HttpHandlers.Innermost(e).Message}",
+                innerException: e);
         }
     }
 
