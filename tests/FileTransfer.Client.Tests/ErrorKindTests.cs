@@ -107,6 +107,27 @@ public sealed class ErrorKindTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Protocols))]
+    public async Task Too_Many_Requests_Is_RateLimited_With_The_Delay_The_Server_Asked_For(FileTransferProtocol protocol)
+    {
+        _server.With("RateLimit:Burst", "1").With("RateLimit:PermitsPerSecond", "1");
+        _server.Storage.WriteRandom("rate/a.bin", 10);
+        using var client = Clients.For(_server, protocol);
+
+        var error = await Assert.ThrowsAsync<FileTransferException>(async () =>
+        {
+            for (var i = 0; i < 5; i++)
+            {
+                await client.GetInfoAsync("rate/a.bin", TestTimeout.Token);
+            }
+        });
+
+        Assert.Equal(FileTransferErrorKind.RateLimited, error.Kind);
+        Assert.NotNull(error.RetryAfter);
+        Assert.InRange(error.RetryAfter.Value, TimeSpan.FromMilliseconds(1), TimeSpan.FromSeconds(2));
+    }
+
+    [Theory]
+    [MemberData(nameof(Protocols))]
     public async Task Unreachable_Server_Is_ConnectionLost(FileTransferProtocol protocol)
     {
         using var client = Clients.For(new Uri("http://127.0.0.1:1"), protocol);

@@ -142,6 +142,28 @@ public sealed class TransferTests : IDisposable
     [Theory]
     [InlineData(FileTransferProtocol.Rest)]
     [InlineData(FileTransferProtocol.Grpc)]
+    public async Task Download_To_File_Cancelled_Midway_Keeps_The_Part_And_The_Next_Call_Resumes_It(FileTransferProtocol protocol)
+    {
+        // What Ctrl+C does to the CLI: the caller's token is cancelled in the middle of the transfer.
+        var source = _server.Storage.WriteRandom("cancel/big.bin", 3_000_000);
+        var path = _local.PathOf("big.bin");
+        using var client = Clients.For(_server, protocol);
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);
+        var stopAt = new StopAt(100_000, cancel);
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.DownloadToFileAsync("cancel/big.bin", path, stopAt, cancel.Token));
+
+        var kept = await File.ReadAllBytesAsync(path + ".part", TestTimeout.Token);
+        Assert.InRange(kept.Length, 100_000, 2_999_999);
+        Assert.Equal(source[..kept.Length], kept);
+        var result = await client.DownloadToFileAsync("cancel/big.bin", path, cancellationToken: TestTimeout.Token);
+        Assert.Equal(kept.Length, result.ResumedAt);
+        Assert.Equal(source, await File.ReadAllBytesAsync(path, TestTimeout.Token));
+    }
+
+    [Theory]
+    [InlineData(FileTransferProtocol.Rest)]
+    [InlineData(FileTransferProtocol.Grpc)]
     public async Task Download_Into_A_Stream_Resumes_After_Its_Content_With_If_Match(FileTransferProtocol protocol)
     {
         var source = _server.Storage.WriteRandom("resume/stream.bin", 70_000);
@@ -246,6 +268,18 @@ public sealed class TransferTests : IDisposable
     {
         _server.Dispose();
         _local.Dispose();
+    }
+
+    /// <summary>Cancels once a download passed a number of bytes.</summary>
+    private sealed class StopAt(long bytes, CancellationTokenSource cancel) : IProgress<TransferProgress>
+    {
+        public void Report(TransferProgress value)
+        {
+            if (value.BytesDone >= bytes)
+            {
+                cancel.Cancel();
+            }
+        }
     }
 
     /// <summary>A stream read once from start to end, like a pipe.</summary>
