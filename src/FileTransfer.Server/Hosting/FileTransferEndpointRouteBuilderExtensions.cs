@@ -1,4 +1,5 @@
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Grpc;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
@@ -8,7 +9,7 @@ namespace FileTransfer.Server.Hosting;
 /// <summary>Maps the FileTransfer endpoints onto the application.</summary>
 public static class FileTransferEndpointRouteBuilderExtensions
 {
-    /// <summary>Adds error handling, the REST API, health, OpenAPI and Swagger UI.</summary>
+    /// <summary>Adds error handling, the REST API, the gRPC FileService, health, OpenAPI and Swagger UI.</summary>
     public static WebApplication MapFileTransfer(this WebApplication app)
     {
         if (app.Services.GetService<FileTransferMarker>() is null)
@@ -27,6 +28,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseFileTransferSecurity();
 
         app.MapControllers().RequireFileScopes();
+        app.MapFileTransferGrpc();
         app.MapHealthChecks("/healthz");
         app.MapRuntimeEndpoint();
         app.MapOpenApi();

@@ -1,4 +1,5 @@
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Grpc;
 using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
@@ -11,7 +12,7 @@ using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
-/// <summary>Registers the FileTransfer server: storage core, REST controller, health, OpenAPI.</summary>
+/// <summary>Registers the FileTransfer server: storage core, REST controllers, gRPC service, health, OpenAPI.</summary>
 public static class FileTransferServiceCollectionExtensions
 {
     /// <summary>Adds every service <see cref="FileTransferEndpointRouteBuilderExtensions.MapFileTransfer"/> needs.</summary>
@@ -54,6 +55,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddProblemDetails();
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
         services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
+        services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();
         services.AddSingleton<FileTransferMarker>();

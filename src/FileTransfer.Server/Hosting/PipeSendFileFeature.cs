@@ -1,4 +1,5 @@
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Storage;
 using System.IO.Pipelines;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Options;
@@ -30,14 +31,13 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
 
     public async Task SendFileAsync(string path, long offset, long? count, CancellationToken cancellationToken = default)
     {
-        using var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.Asynchronous | FileOptions.SequentialScan);
-        var length = RandomAccess.GetLength(file);
+        using var file = OpenedFile.Open(path, Path.GetFileName(path));
         // Same argument checks as ASP.NET Core's SendFileFallback.
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, length);
-        var remaining = count ?? length - offset;
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, file.Length);
+        var remaining = count ?? file.Length - offset;
         ArgumentOutOfRangeException.ThrowIfNegative(remaining, nameof(count));
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(remaining, length - offset, nameof(count));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(remaining, file.Length - offset, nameof(count));
 
         if (remaining == 0)
         {
@@ -63,17 +63,11 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
                     memory = memory[..(int)remaining];
                 }
 
-                var read = await RandomAccess.ReadAsync(file, memory, offset, cancellationToken);
-                if (read == 0)
-                {
-                    // The file shrank after Content-Length was sent: the response cannot be completed honestly.
-                    throw new IOException($"'{path}' ended {remaining} bytes early.");
-                }
-
-                writer.Advance(read);
-                offset += read;
-                remaining -= read;
-                unflushed += read;
+                await file.ReadExactlyAsync(memory, offset, cancellationToken);
+                writer.Advance(memory.Length);
+                offset += memory.Length;
+                remaining -= memory.Length;
+                unflushed += memory.Length;
             }
 
             var flushed = await writer.FlushAsync(cancellationToken);

@@ -9,10 +9,10 @@ internal static class DownloadHeaders
     public static void Apply(IHeaderDictionary headers, StoredFile file)
     {
         // User-uploaded bytes must never run as script in our origin: no sniffing, and active
-        // types (HTML, SVG, XML, JavaScript) are attachments rather than rendered inline.
+        // types (see ActiveContent) are attachments rather than rendered inline.
         headers.XContentTypeOptions = "nosniff";
 
-        var disposition = new ContentDispositionHeaderValue(ContentTypes.IsActiveContent(file.ContentType) ? "attachment" : "inline");
+        var disposition = new ContentDispositionHeaderValue(ActiveContent.Is(file.ContentType) ? "attachment" : "inline");
         disposition.SetHttpFileName(Path.GetFileName(file.Name));
         headers.ContentDisposition = disposition.ToString();
     }

@@ -11,5 +11,5 @@ namespace FileTransfer.Server.Rest;
 public sealed record FileDescription(string Name, long Size, string ContentType, DateTimeOffset LastModified, string ETag)
 {
     internal static FileDescription From(StoredFile file) =>
-        new(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag.ToString());
+        new(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag);
 }

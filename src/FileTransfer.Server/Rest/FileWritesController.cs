@@ -14,7 +14,9 @@ internal sealed partial class FileWritesController(
     ILogger<FileWritesController> logger) : ControllerBase
 {
     /// <summary>
-    /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>).
+    /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>,
+    /// <c>curl --data-binary @file URL</c>): the bytes are stored as sent whatever the
+    /// <c>Content-Type</c> says, form types included; the file's type comes from its extension.
     /// 201 when created, 200 when replaced. Send <c>Content-Digest: sha-256=:base64:</c> to have
     /// the bytes verified before commit, <c>If-None-Match: *</c> to never replace, <c>If-Match</c>
     /// to replace only the version you hold.
@@ -22,6 +24,7 @@ internal sealed partial class FileWritesController(
     /// <param name="path">Name relative to the storage root, '/' separated; folders are created.</param>
     [HttpPut("{**path}")]
     [HttpPost("{**path}")]
+    [DisableFormValueModelBinding]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status201Created)]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status200OK)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
@@ -93,10 +96,9 @@ internal sealed partial class FileWritesController(
             return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
         }
 
-        var ifMatch = Request.GetTypedHeaders().IfMatch;
         try
         {
-            return await store.DeleteAsync(target, ifMatch.Count > 0 ? [.. ifMatch] : null, HttpContext.RequestAborted)
+            return await store.DeleteAsync(target, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted)
                 ? NoContent()
                 : Problem($"There is no file named '{target.Name}'.", statusCode: StatusCodes.Status404NotFound, title: "File not found");
         }

@@ -1,13 +1,13 @@
 using System.Net.Mime;
 using FileTransfer.Server.Storage;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.Net.Http.Headers;
 
 namespace FileTransfer.Server.Rest;
 
 /// <summary>Files under the storage root over HTTP/1.1 and HTTP/2.</summary>
 [ApiController]
 [Route("api/files")]
-[Produces(MediaTypeNames.Application.Json)]
 internal sealed class FilesController : ControllerBase
 {
     private readonly StoragePathResolver _resolver;
@@ -21,12 +21,37 @@ internal sealed class FilesController : ControllerBase
         _digests = digests;
     }
 
-    /// <summary>Lists the stored files, optionally only those whose name starts with <paramref name="prefix"/>.</summary>
+    /// <summary>
+    /// Lists the stored files in ordinal name order, optionally only those whose name starts with
+    /// <paramref name="prefix"/>, one page at a time. When more files follow, the response carries
+    /// <c>Link: &lt;next page URL&gt;; rel="next"</c> (RFC 8288); the last page has no Link.
+    /// </summary>
     /// <param name="prefix">Name prefix, e.g. <c>reports/</c>.</param>
+    /// <param name="pageSize">Most files per page: default 1,000, at most 10,000.</param>
+    /// <param name="pageToken">The token from the previous page's <c>Link</c>, with the same prefix.</param>
     [HttpGet]
-    [ProducesResponseType<IEnumerable<FileDescription>>(StatusCodes.Status200OK)]
-    public IEnumerable<FileDescription> List([FromQuery] string? prefix) =>
-        _catalog.List(prefix).Select(FileDescription.From);
+    // No [Produces]: it would also force application/json onto the 400 problem.
+    [ProducesResponseType<IEnumerable<FileDescription>>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
+    public IActionResult List([FromQuery] string? prefix, [FromQuery] int pageSize = 0, [FromQuery] string? pageToken = null)
+    {
+        FilePage page;
+        try
+        {
+            page = _catalog.List(new ListQuery(prefix, pageSize, pageToken), HttpContext.RequestAborted);
+        }
+        catch (InvalidListQueryException ex)
+        {
+            return Problem(ex.Message, statusCode: StatusCodes.Status400BadRequest, title: "Invalid listing request");
+        }
+
+        if (page.NextPageToken is { } next)
+        {
+            Response.Headers.Link = $"<{ListingLinks.NextPage(Request, next)}>; rel=\"next\"";
+        }
+
+        return Ok(page.Files.Select(FileDescription.From));
+    }
 
     /// <summary>
     /// Downloads a file. Carries <c>Repr-Digest: sha-256=:base64:</c> (RFC 9530). Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
@@ -62,7 +87,9 @@ internal sealed class FilesController : ControllerBase
         // reassembling ranges can verify the result.
         Response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(await _digests.GetAsync(file, HttpContext.RequestAborted));
 
-        // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges).
-        return PhysicalFile(file.FullPath, file.ContentType, file.LastModified, file.ETag, enableRangeProcessing: true);
+        // PhysicalFileResult owns the HTTP semantics (RFC 9110 13 conditional requests, 14 ranges),
+        // once a Range header field that must be ignored is out of its way.
+        IgnoredRanges.Apply(Request);
+        return PhysicalFile(file.FullPath, file.ContentType, file.LastModified, EntityTagHeaderValue.Parse(file.ETag), enableRangeProcessing: true);
     }
 }

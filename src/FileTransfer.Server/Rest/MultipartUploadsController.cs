@@ -8,8 +8,10 @@ namespace FileTransfer.Server.Rest;
 
 /// <summary>
 /// Browser-form and <c>curl -F</c> uploads. Parts are read one after another with a streaming
-/// multipart reader (never IFormFile, which buffers), each into its own temporary file; all are
-/// committed only after the whole request arrived, so a failed request stores none of them.
+/// multipart reader (never IFormFile, which buffers), each into its own temporary file that is
+/// closed before the next part is read; all are committed only after the whole request arrived,
+/// so a failed request stores none of them. A form carries at most
+/// <see cref="StorageOptions.MaxFilesPerRequest"/> files.
 /// </summary>
 [ApiController]
 [Route("api/files")]
@@ -25,7 +27,8 @@ internal sealed partial class MultipartUploadsController(
     /// <summary>
     /// Uploads one or several files from a <c>multipart/form-data</c> body (<c>curl -F file=@a -F file=@b URL</c>).
     /// Each file part is stored under its file name, inside <paramref name="folder"/> when given.
-    /// The whole request may carry at most <c>Storage:MaxFileSizeBytes</c>.
+    /// The whole request may carry at most <c>Storage:MaxFileSizeBytes</c>, in at most
+    /// <c>Storage:MaxFilesPerRequest</c> files (413 beyond either).
     /// </summary>
     /// <param name="folder">Folder (relative to the storage root) to store the files in.</param>
     [HttpPost]
@@ -44,7 +47,8 @@ internal sealed partial class MultipartUploadsController(
             return Problem("The multipart boundary is missing or longer than 70 characters.", statusCode: StatusCodes.Status400BadRequest, title: "Invalid multipart body");
         }
 
-        RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
+        var limits = options.Value;
+        RestUploads.AllowBodyOf(HttpContext, limits.MaxFileSizeBytes);
         var reader = new MultipartReader(boundary, Request.Body);
         var staged = new List<UploadSession>();
         var aborted = HttpContext.RequestAborted;
@@ -56,6 +60,14 @@ internal sealed partial class MultipartUploadsController(
                 if (string.IsNullOrEmpty(fileName))
                 {
                     continue; // a plain form field: nothing to store
+                }
+
+                if (staged.Count == limits.MaxFilesPerRequest)
+                {
+                    // RFC 9110 15.5.14: the content is more than the server is willing to process
+                    // in one request. 413, like the size limit, tells the client to send less per
+                    // request (here: the other files in another one), where 400 would call the form malformed.
+                    return Problem($"A form may carry at most {limits.MaxFilesPerRequest} files; send the others in another request.", statusCode: StatusCodes.Status413PayloadTooLarge, title: "Too many files");
                 }
 
                 var name = string.IsNullOrEmpty(folder) ? fileName : $"{folder.TrimEnd('/')}/{fileName}";
@@ -73,6 +85,9 @@ internal sealed partial class MultipartUploadsController(
                 var session = store.BeginUpload(request);
                 staged.Add(session);
                 await session.CopyFromAsync(section.Body, aborted);
+
+                // One open file per request, not per part: the next part may be the ten-thousandth.
+                await session.SealAsync(aborted);
             }
 
             if (staged.Count == 0)

@@ -40,13 +40,11 @@ internal static class RestUploads
             expected = sha256;
         }
 
-        var headers = request.GetTypedHeaders();
         var described = new UploadRequest(target)
         {
             DeclaredLength = rawBody ? request.ContentLength : null,
             ExpectedSha256 = expected,
-            MustNotExist = headers.IfNoneMatch.Any(tag => tag.Equals(Microsoft.Net.Http.Headers.EntityTagHeaderValue.Any)),
-            IfMatch = headers.IfMatch.Count > 0 ? [.. headers.IfMatch] : null,
+            Preconditions = PreconditionsOf(request),
         };
         if (!UploadGrant.TryApply(request.HttpContext.User, described, out var granted))
         {
@@ -55,6 +53,15 @@ internal static class RestUploads
         }
 
         return granted;
+    }
+
+    /// <summary>If-None-Match: * and If-Match (RFC 9110 13.1.1, 13.1.2) as the core's protocol-neutral conditions.</summary>
+    public static Preconditions PreconditionsOf(HttpRequest request)
+    {
+        var headers = request.GetTypedHeaders();
+        return new Preconditions(
+            MustNotExist: headers.IfNoneMatch.Any(tag => tag.Equals(Microsoft.Net.Http.Headers.EntityTagHeaderValue.Any)),
+            IfMatch: headers.IfMatch.Count > 0 ? [.. headers.IfMatch.Select(tag => tag.ToString())] : null);
     }
 
     /// <summary>
@@ -76,7 +83,7 @@ internal static class RestUploads
         UploadError.DigestMismatch => Problem(StatusCodes.Status400BadRequest, "Digest mismatch", exception.Message),
         UploadError.LengthMismatch => Problem(StatusCodes.Status400BadRequest, "Incomplete body", exception.Message),
         UploadError.DiskFull => Problem(StatusCodes.Status507InsufficientStorage, "Insufficient storage", exception.Message),
-        UploadError.PreconditionFailed => Problem(StatusCodes.Status412PreconditionFailed, "Precondition failed", exception.Message),
+        UploadError.AlreadyExists or UploadError.PreconditionFailed => Problem(StatusCodes.Status412PreconditionFailed, "Precondition failed", exception.Message),
         UploadError.NameConflict => Problem(StatusCodes.Status409Conflict, "Name conflict", exception.Message),
         _ => Problem(StatusCodes.Status500InternalServerError, "Upload failed", "The upload failed; nothing was stored."),
     };

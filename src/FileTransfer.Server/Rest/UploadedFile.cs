@@ -12,7 +12,7 @@ namespace FileTransfer.Server.Rest;
 public sealed record UploadedFile(string Name, long Size, string ContentType, DateTimeOffset LastModified, string ETag, string Sha256)
 {
     internal static UploadedFile From(UploadResult result) =>
-        new(result.File.Name, result.File.Size, result.File.ContentType, result.File.LastModified, result.File.ETag.ToString(), Convert.ToHexStringLower(result.Sha256));
+        new(result.File.Name, result.File.Size, result.File.ContentType, result.File.LastModified, result.File.ETag, Convert.ToHexStringLower(result.Sha256));
 
     internal static string LocationOf(string name) =>
         "/api/files/" + string.Join('/', name.Split('/').Select(Uri.EscapeDataString));

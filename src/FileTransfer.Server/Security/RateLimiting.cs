@@ -5,11 +5,14 @@ using Microsoft.AspNetCore.RateLimiting;
 namespace FileTransfer.Server.Security;
 
 /// <summary>
-/// One limiter for the whole API: a concurrency limit and a token bucket per client. Health,
-/// OpenAPI and Swagger UI are never limited: probes and documentation must stay reachable.
+/// One limiter for the whole API, REST and gRPC alike: a concurrency limit and a token bucket per
+/// client. Health, OpenAPI, Swagger UI and gRPC reflection are never limited: probes and
+/// documentation must stay reachable.
 /// </summary>
 internal static class RateLimiting
 {
+    private static readonly PathString FileServicePath = "/" + FileTransfer.Protos.V1.FileService.Descriptor.FullName;
+
     public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options) =>
         PartitionedRateLimiter.CreateChained(
             PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
@@ -43,12 +46,16 @@ internal static class RateLimiting
             context,
             StatusCodes.Status429TooManyRequests,
             "Too many requests",
-            $"This client has too many requests running or started too many per second. Retry after {seconds} s.");
+            $"This client has too many requests running or started too many per second. Retry after {seconds} s.",
+            TimeSpan.FromSeconds(seconds));
     }
 
-    // null: not limited.
+    // null: not limited. The REST API and the gRPC FileService share one budget per client;
+    // gRPC reflection and health stay free, like /healthz.
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
-        options.Enabled && context.Request.Path.StartsWithSegments("/api") ? ClientOf(context) : null;
+        options.Enabled && (context.Request.Path.StartsWithSegments("/api") || context.Request.Path.StartsWithSegments(FileServicePath))
+            ? ClientOf(context)
+            : null;
 
     // The key id (a hash prefix), never the key itself, names a client that has one.
     private static string ClientOf(HttpContext context) =>

@@ -2,15 +2,23 @@ using System.Buffers;
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Security.Cryptography;
+using System.Text;
 
 namespace FileTransfer.Server.Storage;
 
 /// <summary>
 /// Every file's SHA-256. Uploads hand it over as they commit (computed while the bytes streamed);
 /// files placed on disk by other means are hashed once on first request. Kept in a sidecar under
-/// the reserved folder <c>.ft-meta/sha256/</c> so that it survives a restart, keyed by size and
-/// modification time so that a file changed behind our back is hashed again, never misreported.
+/// the reserved folder <c>.ft-meta/sha256/</c> so that it survives a restart, valid for one size
+/// and modification time so that a file changed behind our back is hashed again, never misreported.
 /// </summary>
+/// <remarks>
+/// A sidecar is named by the SHA-256 of the file's name, not by the name itself: every accepted
+/// name (segments up to 255 bytes, 1024 in all) then has one, whose path is short and fixed
+/// (<c>.ft-meta/sha256/ab/abcdef....</c>), free of the name's folders, and never clashes with a
+/// file or folder left behind by another name. The name is written inside, so that each sidecar
+/// says whose it is.
+/// </remarks>
 internal sealed partial class DigestStore(StorageRoot root, ILogger<DigestStore> logger)
 {
     private const int MaxCachedEntries = 100_000;
@@ -76,9 +84,10 @@ internal sealed partial class DigestStore(StorageRoot root, ILogger<DigestStore>
     {
         try
         {
-            var parts = File.ReadAllText(SidecarPath(name)).Split(' ', StringSplitOptions.TrimEntries);
+            // "<sha256 hex> <size> <ticks> <name>\n": the name last, since it may hold spaces.
+            var parts = File.ReadAllText(SidecarPath(name)).TrimEnd('\n').Split(' ', 4);
             var stored = new Entry(long.Parse(parts[1], CultureInfo.InvariantCulture), long.Parse(parts[2], CultureInfo.InvariantCulture), Convert.FromHexString(parts[0]));
-            return stored.SameVersion(key) && stored.Sha256.Length == SHA256.HashSizeInBytes ? stored.Sha256 : null;
+            return parts[3] == name && stored.SameVersion(key) && stored.Sha256.Length == SHA256.HashSizeInBytes ? stored.Sha256 : null;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
         {
@@ -93,7 +102,7 @@ internal sealed partial class DigestStore(StorageRoot root, ILogger<DigestStore>
         try
         {
             Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-            File.WriteAllText(temp, string.Create(CultureInfo.InvariantCulture, $"{Convert.ToHexStringLower(entry.Sha256)} {entry.Size} {entry.LastWriteTicks}\n"));
+            File.WriteAllText(temp, string.Create(CultureInfo.InvariantCulture, $"{Convert.ToHexStringLower(entry.Sha256)} {entry.Size} {entry.LastWriteTicks} {name}\n"));
             File.Move(temp, path, overwrite: true);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
@@ -114,7 +123,14 @@ internal sealed partial class DigestStore(StorageRoot root, ILogger<DigestStore>
         _cache[name] = entry;
     }
 
-    private string SidecarPath(string name) => Path.Join([_sidecarRoot, .. name.Split('/')]);
+    private string SidecarPath(string name) => Path.Join(_sidecarRoot, SidecarKey(name));
+
+    /// <summary>Where the sidecar of <paramref name="name"/> lives below <c>.ft-meta/sha256/</c>: two hex digits of the name's hash, then all of them.</summary>
+    internal static string SidecarKey(string name)
+    {
+        var key = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(name)));
+        return $"{key[..2]}/{key}";
+    }
 
     private static void TryDelete(string path)
     {

@@ -1,71 +1,67 @@
-using System.IO.Enumeration;
-
 namespace FileTransfer.Server.Storage;
 
-/// <summary>Looks up and lists the client-visible files under the root.</summary>
-internal sealed class FileCatalog(StorageRoot root, StoragePathResolver resolver, ContentTypes contentTypes)
+/// <summary>Looks up, opens and lists the client-visible files under the root, for both protocols.</summary>
+internal sealed class FileCatalog(StorageRoot root, ContentTypes contentTypes)
 {
-    private static readonly EnumerationOptions Recursive = new()
-    {
-        RecurseSubdirectories = true,
-        IgnoreInaccessible = true,
-        AttributesToSkip = FileAttributes.None,
-    };
+    // The root as the OS sees it once every link is followed, as the resolver compares it.
+    private readonly string _canonicalRoot = CanonicalPath.Resolve(root.FullPath) ?? root.FullPath;
 
     /// <summary>The file at <paramref name="path"/>, or null when there is none (or it is a folder).</summary>
-    public StoredFile? Find(StoragePath path)
-    {
-        var info = new FileInfo(path.FullPath);
-        return info.Exists ? Describe(path.Name, info) : null;
-    }
+    public StoredFile? Find(StoragePath path) => Describe(path.Name, path.FullPath);
 
-    /// <summary>Every client-visible file whose name starts with <paramref name="prefix"/>, in name order.</summary>
-    public IEnumerable<StoredFile> List(string? prefix = null)
+    /// <summary>
+    /// Opens the file at <paramref name="path"/> for a download, described from the open handle so
+    /// that name, size, time and ETag are those of the bytes that will be read; null when there is
+    /// no such file (or it is a folder).
+    /// </summary>
+    public OpenedFile? Open(StoragePath path, out StoredFile? file)
     {
-        var files = new List<StoredFile>();
-        foreach (var fullPath in ClientFolderFiles())
+        file = null;
+        OpenedFile opened;
+        try
         {
-            // Apply the same rules as a request would: reserved names, links leaving the root.
-            var name = resolver.RelativeNameOf(fullPath);
-            if (name is null
-                || (prefix is not null && !name.StartsWith(prefix, StringComparison.Ordinal))
-                || !resolver.TryResolve(name, out var path, out _))
-            {
-                continue;
-            }
-
-            var info = new FileInfo(path.FullPath);
-            if (info.Exists)
-            {
-                files.Add(Describe(name, info));
-            }
+            opened = OpenedFile.Open(path.FullPath, path.Name);
+        }
+        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException
+                                   || (ex is UnauthorizedAccessException && Directory.Exists(path.FullPath)))
+        {
+            return null; // missing, or a folder (which the OS refuses to open as a file)
         }
 
-        files.Sort((a, b) => string.CompareOrdinal(a.Name, b.Name));
-        return files;
+        var lastModified = new DateTimeOffset(opened.LastWriteTimeUtc);
+        file = new StoredFile(path.Name, path.FullPath, opened.Length, contentTypes.For(path.Name), lastModified, EntityTags.For(opened.Length, lastModified));
+        return opened;
     }
 
-    // Files below the root, without descending into the server's reserved folders: the digest
-    // sidecars under .ft-meta mirror every file and would double the walk for nothing.
-    private FileSystemEnumerable<string> ClientFolderFiles() =>
-        new(root.FullPath, (ref FileSystemEntry entry) => entry.ToFullPath(), Recursive)
-        {
-            ShouldIncludePredicate = (ref FileSystemEntry entry) => !entry.IsDirectory,
-            ShouldRecursePredicate = (ref FileSystemEntry entry) =>
-                !entry.FileName.StartsWith(StoragePathResolver.ReservedPrefix, StringComparison.OrdinalIgnoreCase),
-        };
-
-    private StoredFile Describe(string name, FileInfo info)
+    /// <summary>
+    /// One page of the files whose names start with the query's prefix, in ordinal name order
+    /// (see <see cref="FileTreeWalk"/>). Throws <see cref="InvalidListQueryException"/> for a
+    /// negative page size or a token not issued for this prefix.
+    /// </summary>
+    public FilePage List(ListQuery query, CancellationToken cancellationToken)
     {
+        var prefix = query.Prefix ?? "";
+        var pageSize = query.EffectivePageSize ?? throw new InvalidListQueryException("The page size must not be negative.");
+        var cursor = string.IsNullOrEmpty(query.PageToken) ? null : PageToken.Decode(query.PageToken, prefix);
+        return new FileTreeWalk(_canonicalRoot, prefix, cursor, pageSize, Describe, cancellationToken).Run(root.FullPath);
+    }
+
+    private StoredFile? Describe(string name, string fullPath)
+    {
+        var info = new FileInfo(fullPath);
+        if (!info.Exists)
+        {
+            return null;
+        }
+
         // Stat through links so size and time describe the bytes a download will send.
         var target = info.LinkTarget is null ? info : (FileInfo?)info.ResolveLinkTarget(returnFinalTarget: true) ?? info;
+        if (!target.Exists)
+        {
+            return null;
+        }
+
         var lastModified = new DateTimeOffset(target.LastWriteTimeUtc);
-        return new StoredFile(
-            name,
-            info.FullName,
-            target.Length,
-            contentTypes.For(name),
-            lastModified,
-            EntityTags.For(target.Length, lastModified));
+        return new StoredFile(name, info.FullName, target.Length, contentTypes.For(name), lastModified, EntityTags.For(target.Length, lastModified));
     }
 }

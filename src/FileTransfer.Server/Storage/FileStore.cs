@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Options;
-using Microsoft.Net.Http.Headers;
 using Microsoft.Win32.SafeHandles;
 
 namespace FileTransfer.Server.Storage;
@@ -29,7 +28,7 @@ internal sealed partial class FileStore(
         }
 
         var target = request.Target;
-        CheckPreconditions(request, catalog.Find(target));
+        request.Preconditions.Check(target.Name, catalog.Find(target));
         if (Directory.Exists(target.FullPath))
         {
             throw new UploadException(UploadError.NameConflict, $"'{target.Name}' is a folder.");
@@ -62,7 +61,7 @@ internal sealed partial class FileStore(
     }
 
     /// <summary>Deletes the file at <paramref name="path"/>; false when there is none.</summary>
-    public async Task<bool> DeleteAsync(StoragePath path, IReadOnlyList<EntityTagHeaderValue>? ifMatch, CancellationToken cancellationToken)
+    public async Task<bool> DeleteAsync(StoragePath path, Preconditions preconditions, CancellationToken cancellationToken)
     {
         using (await locks.AcquireAsync(path.FullPath, cancellationToken))
         {
@@ -72,7 +71,7 @@ internal sealed partial class FileStore(
                 return false;
             }
 
-            CheckPreconditions(new UploadRequest(path) { IfMatch = ifMatch }, existing);
+            preconditions.Check(path.Name, existing);
             File.Delete(path.FullPath);
             digests.Forget(path.Name);
             LogDeleted(logger, path.Name);
@@ -87,7 +86,7 @@ internal sealed partial class FileStore(
         using (await locks.AcquireAsync(target.FullPath, cancellationToken))
         {
             var existing = catalog.Find(target);
-            CheckPreconditions(session.Request, existing);
+            session.Request.Preconditions.Check(target.Name, existing);
 
             // A strictly later modification time for every version keeps the ETag strong:
             // two uploads of the same size within one clock tick still get different validators.
@@ -135,22 +134,6 @@ internal sealed partial class FileStore(
 
     internal static UploadException DiskFull(IOException exception) =>
         new(UploadError.DiskFull, "The storage volume is full; nothing was stored.", exception);
-
-    private static void CheckPreconditions(UploadRequest request, StoredFile? existing)
-    {
-        // RFC 9110 13.1.2: If-None-Match: * fails when any current representation exists.
-        if (request.MustNotExist && existing is not null)
-        {
-            throw new UploadException(UploadError.PreconditionFailed, $"'{request.Target.Name}' already exists.");
-        }
-
-        // RFC 9110 13.1.1: If-Match uses the strong comparison; "*" matches any current representation.
-        if (request.IfMatch is { Count: > 0 } ifMatch
-            && (existing is null || !ifMatch.Any(tag => tag.Equals(EntityTagHeaderValue.Any) || tag.Compare(existing.ETag, useStrongComparison: true))))
-        {
-            throw new UploadException(UploadError.PreconditionFailed, $"'{request.Target.Name}' does not match the ETag given in If-Match.");
-        }
-    }
 
     private static List<string> CreateFolders(string folder, string name)
     {

@@ -11,6 +11,7 @@ internal sealed record PathRejection(string Reason)
     public static readonly PathRejection ControlCharacter = new("The file name contains a control or bidirectional-override character.");
     public static readonly PathRejection EmptySegment = new("The file name contains an empty segment ('//' or a trailing '/').");
     public static readonly PathRejection DotSegment = new("The file name contains a '.' or '..' segment.");
+    public static readonly PathRejection CompatibilityTraversal = new("The file name contains a character that Unicode compatibility normalisation (NFKC) turns into '/', '\\' or a '.' or '..' segment, such as U+FF0F or U+FF0E.");
     public static readonly PathRejection PercentEncoded = new("The file name still contains percent-encoding after decoding; encode names once.");
     public static readonly PathRejection Reserved = new($"Names starting with '{StoragePathResolver.ReservedPrefix}' are reserved for the server.");
     public static readonly PathRejection InvalidUnicode = new("The file name is not valid Unicode.");

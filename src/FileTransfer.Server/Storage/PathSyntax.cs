@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 
 namespace FileTransfer.Server.Storage;
@@ -8,6 +9,10 @@ namespace FileTransfer.Server.Storage;
 /// </summary>
 internal static class PathSyntax
 {
+    // Characters whose NFKC form holds a separator: U+FF0F FULLWIDTH SOLIDUS, U+FF3C FULLWIDTH and
+    // U+FE68 SMALL REVERSE SOLIDUS, and the letterlike U+2100 a/c, U+2101 a/s, U+2105 c/o, U+2106 c/u.
+    private static readonly SearchValues<char> CompatibilitySeparators = SearchValues.Create("\uFF0F\uFF3C\uFE68\u2100\u2101\u2105\u2106");
+
     /// <summary>Why <paramref name="name"/> is refused, or null when its spelling is acceptable.</summary>
     public static PathRejection? Check(string? name)
     {
@@ -89,6 +94,11 @@ internal static class PathSyntax
             return PathRejection.SegmentTooLong;
         }
 
+        if (BecomesTraversalOnceNormalised(segment))
+        {
+            return PathRejection.CompatibilityTraversal;
+        }
+
         if (segment.StartsWith(StoragePathResolver.ReservedPrefix, StringComparison.OrdinalIgnoreCase))
         {
             return PathRejection.Reserved;
@@ -102,6 +112,50 @@ internal static class PathSyntax
         // The transport decoded the name once; an escape that is still here was encoded twice,
         // the classic way to smuggle "../" past a filter ("%252e%252e").
         return HasPercentEscape(segment) ? PathRejection.PercentEncoded : null;
+    }
+
+    /// <summary>
+    /// True when Unicode compatibility normalisation (NFKC, UAX #15) turns <paramref name="segment"/>
+    /// into a separator or a dot segment: a client, proxy or file system that normalises names would
+    /// read "\uFF0E\uFF0E" as "..", "a\uFF0Fb" as "a/b" and "\uFF3C" as "\\". The name is kept as
+    /// sent, so the server itself is never fooled; it refuses such names so that nobody downstream is.
+    /// </summary>
+    /// <remarks>
+    /// The process runs with invariant globalization, where string.Normalize does not normalise, so
+    /// the characters are listed. NFKC never deletes a character and neither '.', '/' nor '\' composes
+    /// with anything, so a segment's NFKC form holds a separator exactly when one of its characters'
+    /// does, and is "." or ".." exactly when it consists of dots and those characters. Complete for
+    /// Unicode 17 (every code point whose NFKC form contains '.', '/' or '\', listed with ICU 78).
+    /// </remarks>
+    private static bool BecomesTraversalOnceNormalised(string segment)
+    {
+        if (Ascii.IsValid(segment))
+        {
+            return false; // ASCII is its own NFKC form.
+        }
+
+        if (segment.AsSpan().ContainsAny(CompatibilitySeparators))
+        {
+            return true;
+        }
+
+        var dots = 0;
+        foreach (var c in segment)
+        {
+            dots += c switch
+            {
+                '.' or '\u2024' or '\uFE52' or '\uFF0E' => 1, // full stop, one dot leader, small and fullwidth full stops
+                '\u2025' or '\uFE30' => 2, // two dot leader and its vertical presentation form
+                '\u2026' or '\uFE19' => 3, // ellipsis and its vertical form: "..." is an ordinary name
+                _ => 3, // anything else: the segment is not dots alone
+            };
+            if (dots > 2)
+            {
+                return false;
+            }
+        }
+
+        return true; // one or two dots once normalised (the segment is not empty)
     }
 
     // C0, DEL, C1, the Unicode line separators, and the bidirectional embedding, override and

@@ -14,4 +14,11 @@ public sealed class StorageOptions
     /// <summary>Largest file an upload may store (default 100 GiB).</summary>
     [Range(1, long.MaxValue)]
     public long MaxFileSizeBytes { get; set; } = 100L * 1024 * 1024 * 1024;
+
+    /// <summary>
+    /// Most files one multipart/form-data request may carry (default 1000). Each is staged on disk
+    /// until the request ends, so this bounds what one request holds; a form with more is refused.
+    /// </summary>
+    [Range(1, 100_000)]
+    public int MaxFilesPerRequest { get; set; } = 1000;
 }

@@ -15,7 +15,10 @@ internal enum UploadError
     /// <summary>The storage volume is full (REST 507, gRPC RESOURCE_EXHAUSTED).</summary>
     DiskFull,
 
-    /// <summary>If-None-Match / If-Match did not hold at commit time (REST 412, gRPC FAILED_PRECONDITION).</summary>
+    /// <summary>The client asked not to replace an existing file, and it exists (REST 412, gRPC ALREADY_EXISTS).</summary>
+    AlreadyExists,
+
+    /// <summary>If-Match did not hold: the file changed or is gone (REST 412, gRPC FAILED_PRECONDITION).</summary>
     PreconditionFailed,
 
     /// <summary>The name is taken by a folder, or a folder in the name is a file (REST 409, gRPC FAILED_PRECONDITION).</summary>

@@ -1,5 +1,3 @@
-using Microsoft.Net.Http.Headers;
-
 namespace FileTransfer.Server.Storage;
 
 /// <summary>What a client asks to store, with the limits and checks that apply before commit.</summary>
@@ -14,9 +12,6 @@ internal sealed record UploadRequest(StoragePath Target)
     /// <summary>SHA-256 the stored bytes must have (Content-Digest, gRPC metadata, signed link).</summary>
     public byte[]? ExpectedSha256 { get; init; }
 
-    /// <summary>Refuse to replace an existing file (If-None-Match: *).</summary>
-    public bool MustNotExist { get; init; }
-
-    /// <summary>Replace only a file whose ETag is one of these (If-Match); "*" matches any existing file.</summary>
-    public IReadOnlyList<EntityTagHeaderValue>? IfMatch { get; init; }
+    /// <summary>What must hold of the existing file, up front and again at commit.</summary>
+    public Preconditions Preconditions { get; init; } = Preconditions.None;
 }

@@ -21,6 +21,10 @@ internal sealed class UploadSession : IAsyncDisposable
     private readonly IReadOnlyList<string> _createdFolders;
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private SafeFileHandle? _file;
+    private byte[]? _pending;
+    private int _pendingLength;
+    private long _written;
+    private byte[]? _sha256;
     private bool _committed;
 
     internal UploadSession(FileStore store, UploadRequest request, long maxBytes, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
@@ -41,25 +45,41 @@ internal sealed class UploadSession : IAsyncDisposable
     /// <summary>Bytes received so far.</summary>
     public long Length { get; private set; }
 
-    /// <summary>Appends one piece of the body; refuses the piece that would pass the size limit.</summary>
+    /// <summary>
+    /// Appends one piece of the body; refuses the piece that would pass the size limit. Small
+    /// pieces (a gRPC client may send chunks of a few bytes) are gathered in one pooled buffer and
+    /// written together, so that the cost per byte does not depend on how the client cut the file.
+    /// </summary>
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
+        if (_sha256 is not null)
+        {
+            throw new InvalidOperationException("The upload is sealed: its body has ended.");
+        }
+
         if (Length + bytes.Length > _maxBytes)
         {
             throw new UploadException(UploadError.TooLarge, $"The file is larger than the limit of {_maxBytes} bytes.");
         }
 
-        try
+        Length += bytes.Length;
+        if (bytes.Length >= CopyBufferSize)
         {
-            await RandomAccess.WriteAsync(_file!, bytes, Length, cancellationToken);
-        }
-        catch (IOException ex) when (FileStore.IsDiskFull(ex))
-        {
-            throw FileStore.DiskFull(ex);
+            await FlushPendingAsync(cancellationToken);
+            await WriteAsync(bytes, cancellationToken);
+            return;
         }
 
-        _hash.AppendData(bytes.Span);
-        Length += bytes.Length;
+        _pending ??= ArrayPool<byte>.Shared.Rent(CopyBufferSize);
+        var taken = Math.Min(CopyBufferSize - _pendingLength, bytes.Length);
+        bytes.Span[..taken].CopyTo(_pending.AsSpan(_pendingLength));
+        _pendingLength += taken;
+        if (_pendingLength == CopyBufferSize)
+        {
+            await FlushPendingAsync(cancellationToken);
+            bytes.Span[taken..].CopyTo(_pending);
+            _pendingLength = bytes.Length - taken;
+        }
     }
 
     /// <summary>Streams <paramref name="source"/> to the end into the file through one pooled buffer.</summary>
@@ -82,6 +102,26 @@ internal sealed class UploadSession : IAsyncDisposable
     }
 
     /// <summary>
+    /// Ends the body: the last bytes are written, the digest is final and the temporary file is
+    /// closed, but stays on disk for <see cref="CommitAsync"/> (which reopens it) or is deleted on
+    /// dispose. A request that stages several files (multipart) seals each before the next, so it
+    /// holds one open file, not one per part.
+    /// </summary>
+    public async ValueTask SealAsync(CancellationToken cancellationToken)
+    {
+        if (_sha256 is not null)
+        {
+            return;
+        }
+
+        await FlushPendingAsync(cancellationToken);
+        _sha256 = _hash.GetHashAndReset();
+        _file?.Dispose();
+        _file = null;
+        ReturnPending();
+    }
+
+    /// <summary>
     /// Verifies length and digest, flushes to disk and renames over the target in one step.
     /// Returns the stored file, its SHA-256, and whether it replaced an existing file.
     /// </summary>
@@ -92,13 +132,16 @@ internal sealed class UploadSession : IAsyncDisposable
             throw new UploadException(UploadError.LengthMismatch, $"{Length} bytes arrived but {declared} were declared.");
         }
 
-        var sha256 = _hash.GetHashAndReset();
+        await FlushPendingAsync(cancellationToken);
+        var sha256 = _sha256 ?? _hash.GetHashAndReset();
         if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             throw new UploadException(UploadError.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
         }
 
-        var result = await _store.CommitAsync(this, _file!, _tempPath, sha256, cancellationToken);
+        // A sealed file is opened again for the flush, the modification time and the rename.
+        _file ??= File.OpenHandle(_tempPath, FileMode.Open, FileAccess.Write, FileShare.None);
+        var result = await _store.CommitAsync(this, _file, _tempPath, sha256, cancellationToken);
         _committed = true;
         return result;
     }
@@ -108,12 +151,47 @@ internal sealed class UploadSession : IAsyncDisposable
         _file?.Dispose();
         _file = null;
         _hash.Dispose();
+        ReturnPending();
         if (!_committed)
         {
             _store.Discard(_tempPath, _createdFolders);
         }
 
         return ValueTask.CompletedTask;
+    }
+
+    private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
+    {
+        if (_pendingLength > 0)
+        {
+            await WriteAsync(_pending.AsMemory(0, _pendingLength), cancellationToken);
+            _pendingLength = 0;
+        }
+    }
+
+    // Hashed as written, in order: one digest update per block rather than per client chunk.
+    private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        _hash.AppendData(bytes.Span);
+        try
+        {
+            await RandomAccess.WriteAsync(_file!, bytes, _written, cancellationToken);
+            _written += bytes.Length;
+        }
+        catch (IOException ex) when (FileStore.IsDiskFull(ex))
+        {
+            throw FileStore.DiskFull(ex);
+        }
+    }
+
+    private void ReturnPending()
+    {
+        if (_pending is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_pending);
+            _pending = null;
+            _pendingLength = 0;
+        }
     }
 }
 

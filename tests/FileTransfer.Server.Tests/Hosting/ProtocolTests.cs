@@ -1,7 +1,4 @@
 using System.Net;
-using System.Net.Security;
-using System.Security.Cryptography;
-using System.Security.Cryptography.X509Certificates;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
@@ -67,39 +64,15 @@ public sealed class ProtocolTests : IDisposable
     [InlineData("1.1")]
     public async Task Tls_Endpoint_Negotiates_Http2_And_Http11_By_Alpn(string version)
     {
-        using var certificate = CreateCertificate();
-        var pfx = Path.Combine(_server.Storage.RootPath, "..", $"{Guid.NewGuid():N}.pfx");
-        await File.WriteAllBytesAsync(pfx, certificate.Export(X509ContentType.Pfx, "test-password"), TestTimeout.Token);
-        _server.With("Kestrel:Endpoints:Https:Url", "https://127.0.0.1:0")
-            .With("Kestrel:Endpoints:Https:Certificate:Path", pfx)
-            .With("Kestrel:Endpoints:Https:Certificate:Password", "test-password");
-        var handler = new SocketsHttpHandler
-        {
-            SslOptions = new SslClientAuthenticationOptions
-            {
-                // Trust exactly the certificate this test made, nothing else.
-                RemoteCertificateValidationCallback = (_, cert, _, _) => cert?.GetCertHashString() == certificate.GetCertHashString(),
-            },
-        };
-        using var client = KestrelFactory.ClientFor(_server.AddressOf(HttpProtocols.Http1AndHttp2), Version.Parse(version), handler);
+        using var certificate = new TestCertificate();
+        certificate.AddEndpointTo(_server);
+        using var client = KestrelFactory.ClientFor(_server.AddressOf(HttpProtocols.Http1AndHttp2), Version.Parse(version), certificate.TrustingHandler());
 
         using var response = await client.GetAsync("/api/files/proto/file.bin", TestTimeout.Token);
 
         Assert.Equal("https", client.BaseAddress!.Scheme);
         Assert.Equal(Version.Parse(version), response.Version);
         Assert.Equal(_source, await response.Content.ReadAsByteArrayAsync(TestTimeout.Token));
-        File.Delete(pfx);
-    }
-
-    private static X509Certificate2 CreateCertificate()
-    {
-        using var key = RSA.Create(2048);
-        var request = new CertificateRequest("CN=localhost", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
-        var san = new SubjectAlternativeNameBuilder();
-        san.AddIpAddress(IPAddress.Loopback);
-        san.AddDnsName("localhost");
-        request.CertificateExtensions.Add(san.Build());
-        return request.CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
     }
 
     public void Dispose() => _server.Dispose();

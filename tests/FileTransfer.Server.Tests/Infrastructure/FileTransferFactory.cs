@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Infrastructure;
 
@@ -15,6 +16,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
     public const string TestKey = "test-key-with-every-scope-0123456789";
 
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
+    private readonly List<ILoggerProvider> _loggers = [];
 
     public FileTransferFactory()
     {
@@ -48,6 +50,13 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         return this;
     }
 
+    /// <summary>Sends the host's logs to <paramref name="provider"/> as well (e.g. a LogCapture), before the host starts.</summary>
+    public FileTransferFactory WithLogs(ILoggerProvider provider)
+    {
+        _loggers.Add(provider);
+        return this;
+    }
+
     /// <summary>Clients from <c>CreateClient</c> authenticate with <see cref="TestKey"/>.</summary>
     protected override void ConfigureClient(HttpClient client)
     {
@@ -62,6 +71,8 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         {
             builder.UseSetting(key, value);
         }
+
+        builder.ConfigureLogging(logging => _loggers.ForEach(provider => logging.AddProvider(provider)));
     }
 
     protected override void Dispose(bool disposing)

@@ -37,6 +37,14 @@ public sealed class TempStorage : IDisposable
             .Select(p => Path.GetRelativePath(RootPath, p).Replace(Path.DirectorySeparatorChar, '/'))
             .Order(StringComparer.Ordinal)];
 
+    /// <summary>The files a client can see: everything but the server's reserved <c>.ft-</c> entries.</summary>
+    public IReadOnlyList<string> VisibleFiles() =>
+        [.. Files().Where(f => !f.Contains("/.ft-", StringComparison.Ordinal) && !f.StartsWith(".ft-", StringComparison.Ordinal))];
+
+    /// <summary>Temporary files of uploads in progress (or left behind by a failure).</summary>
+    public IReadOnlyList<string> TempFiles() =>
+        [.. Files().Where(f => Path.GetFileName(f).StartsWith(".ft-upload-", StringComparison.Ordinal))];
+
     public static string Sha256(byte[] bytes) => Convert.ToHexString(SHA256.HashData(bytes));
 
     public static string Sha256(Stream stream) => Convert.ToHexString(SHA256.HashData(stream));

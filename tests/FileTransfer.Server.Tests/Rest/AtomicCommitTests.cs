@@ -66,11 +66,9 @@ public sealed class AtomicCommitTests : IDisposable
         Assert.Equal(Convert.ToHexString(SHA256.HashData(old)), Convert.ToHexString(SHA256.HashData(received)));
     }
 
-    private IEnumerable<string> TempFiles() =>
-        _server.Storage.Files().Where(f => Path.GetFileName(f).StartsWith(".ft-upload-", StringComparison.Ordinal));
+    private IReadOnlyList<string> TempFiles() => _server.Storage.TempFiles();
 
-    private IReadOnlyList<string> Visible() =>
-        [.. _server.Storage.Files().Where(f => !f.Contains("/.ft-", StringComparison.Ordinal) && !f.StartsWith(".ft-", StringComparison.Ordinal))];
+    private IReadOnlyList<string> Visible() => _server.Storage.VisibleFiles();
 
     internal static async Task WaitUntilAsync(Func<bool> condition)
     {

@@ -45,7 +45,7 @@ public sealed class DiskFullTests : IDisposable
         _factory.Dispose();
     }
 
-    private static void Run(string command, params string[] arguments)
+    internal static void Run(string command, params string[] arguments)
     {
         var asRoot = Environment.UserName == "root";
         var start = new ProcessStartInfo(asRoot ? command : "sudo", asRoot ? arguments : ["-n", command, .. arguments])

@@ -51,6 +51,15 @@ public sealed class DownloadTests(FileTransferFactory factory) : IClassFixture<F
     [InlineData("types/logo.svg", "image/svg+xml", "attachment")]
     [InlineData("types/app.js", "text/javascript", "attachment")]
     [InlineData("types/feed.xml", "text/xml", "attachment")]
+    [InlineData("types/archive.mht", "message/rfc822", "attachment")]
+    [InlineData("types/archive.mhtml", "message/rfc822", "attachment")]
+    [InlineData("types/behavior.htc", "text/x-component", "attachment")]
+    [InlineData("types/app.hta", "application/hta", "attachment")]
+    [InlineData("types/script.vbs", "text/vbscript", "attachment")]
+    [InlineData("types/movie.swf", "application/x-shockwave-flash", "attachment")]
+    [InlineData("types/notes.txt", "text/plain", "inline")]
+    [InlineData("types/legacy.jsx", "text/jscript", "attachment")]
+    [InlineData("types/doc.pdf", "application/pdf", "inline")]
     public async Task Get_Derives_Type_From_Extension_And_Never_Renders_Active_Content_Inline(string name, string mediaType, string disposition)
     {
         factory.Storage.WriteRandom(name, 3);

@@ -146,6 +146,79 @@ public sealed class RangeAndConditionalTests(FileTransferFactory factory) : ICla
         Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(received));
     }
 
+    [Theory]
+    [InlineData("items=0-5")]
+    [InlineData("lines=0-5")]
+    [InlineData("items=100000-")]
+    [InlineData("x-bytes=0-5")]
+    public async Task Range_With_A_Unit_Other_Than_Bytes_Is_Ignored_And_The_Whole_File_Sent(string range)
+    {
+        // RFC 9110 14.2: a server MUST ignore a Range header field with a range unit it does not understand.
+        var (name, source) = Create();
+        using var client = factory.CreateClient();
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"/api/files/{name}");
+        Assert.True(request.Headers.TryAddWithoutValidation("Range", range));
+
+        using var response = await client.SendAsync(request, TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Null(response.Content.Headers.ContentRange);
+        Assert.Equal(source, await response.Content.ReadAsByteArrayAsync(TestTimeout.Token));
+    }
+
+    [Fact]
+    public async Task Range_Unit_Is_Case_Insensitive()
+    {
+        // RFC 9110 14.1: range unit names are case-insensitive, so BYTES is still a byte range.
+        var (name, source) = Create();
+        using var client = factory.CreateClient();
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"/api/files/{name}");
+        Assert.True(request.Headers.TryAddWithoutValidation("Range", "BYTES=10-19"));
+
+        using var response = await client.SendAsync(request, TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
+        Assert.Equal(source[10..20], await response.Content.ReadAsByteArrayAsync(TestTimeout.Token));
+    }
+
+    [Theory]
+    [InlineData("garbage")]
+    [InlineData("\"unterminated")]
+    [InlineData("\"a\", \"b\"")]
+    [InlineData("Sun, 99 Foo 2024 00:00:00 GMT")]
+    [InlineData("W/\"weak\"")]
+    public async Task If_Range_That_Is_Not_A_Valid_Validator_Sends_The_Whole_File(string ifRange)
+    {
+        // RFC 9110 13.1.5: a validator that is neither a strong entity tag nor an HTTP-date makes
+        // the condition false, and a false condition means the Range header field is ignored.
+        var (name, source) = Create();
+        using var client = factory.CreateClient();
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"/api/files/{name}");
+        request.Headers.Range = new RangeHeaderValue(0, 5);
+        Assert.True(request.Headers.TryAddWithoutValidation("If-Range", ifRange));
+
+        using var response = await client.SendAsync(request, TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(source, await response.Content.ReadAsByteArrayAsync(TestTimeout.Token));
+    }
+
+    [Fact]
+    public async Task If_Range_With_The_Current_Last_Modified_Date_Resumes()
+    {
+        var (name, source) = Create();
+        using var client = factory.CreateClient();
+        using var head = await client.SendAsync(new HttpRequestMessage(HttpMethod.Head, $"/api/files/{name}"), TestTimeout.Token);
+        using var request = new HttpRequestMessage(HttpMethod.Get, $"/api/files/{name}");
+        request.Headers.Range = new RangeHeaderValue(5, null);
+        request.Headers.IfRange = new RangeConditionHeaderValue(head.Content.Headers.LastModified!.Value);
+
+        using var response = await client.SendAsync(request, TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
+        Assert.Equal(source[5..], await response.Content.ReadAsByteArrayAsync(TestTimeout.Token));
+    }
+
     private static HttpRequestMessage RangeRequest(string name, long from, EntityTagHeaderValue ifRange)
     {
         var request = new HttpRequestMessage(HttpMethod.Get, $"/api/files/{name}");

@@ -163,6 +163,8 @@ public sealed class UploadTests(FileTransferFactory factory) : IClassFixture<Fil
     {
         using var client = factory.CreateClient();
         await client.PutAsync("/api/files/del/f.bin", new ByteArrayContent([1]), TestTimeout.Token);
+        var sidecar = factory.Storage.PathOf(".ft-meta/sha256/" + FileTransfer.Server.Storage.DigestStore.SidecarKey("del/f.bin"));
+        Assert.True(File.Exists(sidecar));
 
         using var deleted = await client.DeleteAsync("/api/files/del/f.bin", TestTimeout.Token);
         using var again = await client.DeleteAsync("/api/files/del/f.bin", TestTimeout.Token);
@@ -171,7 +173,7 @@ public sealed class UploadTests(FileTransferFactory factory) : IClassFixture<Fil
         Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
         await Problems.AssertAsync(again, HttpStatusCode.NotFound);
         await Problems.AssertAsync(get, HttpStatusCode.NotFound);
-        Assert.False(File.Exists(factory.Storage.PathOf(".ft-meta/sha256/del/f.bin")));
+        Assert.False(File.Exists(sidecar));
     }
 
     [Fact]

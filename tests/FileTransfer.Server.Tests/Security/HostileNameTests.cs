@@ -1,3 +1,6 @@
+using System.Text.Json;
+using FileTransfer.Server.Tests.Infrastructure;
+
 namespace FileTransfer.Server.Tests.Security;
 
 /// <summary>
@@ -57,6 +60,22 @@ public sealed class HostileNameTests(HostileServer server) : IClassFixture<Hosti
 
         AssertStatus(response, outcome == Outcome.Absent ? 404 : Expected(outcome), outcome);
         AssertNothingLeaked(response, $"DELETE {target}");
+    }
+
+    [Theory]
+    [InlineData("\uFF0E\uFF0E/secret.txt")]
+    [InlineData("\uFF0E\uFF0E\uFF0Fsecret.txt")]
+    [InlineData("\u2025/secret.txt")]
+    [InlineData("a\uFF3Cb")]
+    public async Task No_Signed_Link_Is_Issued_For_A_Name_A_Normalising_Client_Would_Read_As_Traversal(string name)
+    {
+        var body = JsonSerializer.SerializeToUtf8Bytes(new { path = name, access = "read" });
+
+        var response = await RawHttp.SendAsync(server.Address, "POST", "/api/links"u8.ToArray(), [("Authorization", $"Bearer {FileTransferFactory.TestKey}"), ("Content-Type", "application/json")], body);
+
+        var problem = response.AssertProblem(400);
+        Assert.Contains("NFKC", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        AssertNothingLeaked(response, $"POST /api/links {name}");
     }
 
     [Fact]

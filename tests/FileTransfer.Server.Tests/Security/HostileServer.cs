@@ -15,7 +15,11 @@ public sealed class HostileServer : IDisposable
             .With("RateLimit:PermitsPerSecond", "100000")
             .With("RateLimit:Burst", "100000");
         Address = _factory.AddressOf(HttpProtocols.Http1);
+        Grpc = GrpcClients.For(_factory);
     }
+
+    /// <summary>A FileService client on the same server (real Kestrel, cleartext HTTP/2).</summary>
+    public FileTransfer.Protos.V1.FileService.FileServiceClient Grpc { get; }
 
     public Sandbox Sandbox { get; } = new();
 
@@ -24,11 +28,13 @@ public sealed class HostileServer : IDisposable
     public Task<RawResponse> SendAsync(string method, string target, byte[]? body = null) =>
         RawHttp.SendAsync(Address, method, Encode(target), [("Authorization", $"Bearer {FileTransferFactory.TestKey}")], body);
 
-    private byte[] Encode(string target) =>
-        Encoding.UTF8.GetBytes("/api/files/" + target
-            .Replace("{sandbox}", Sandbox.Path, StringComparison.Ordinal)
+    /// <summary>The table's target as text: the sandbox path, a real NUL and a real space put in.</summary>
+    public string Raw(string target) =>
+        target.Replace("{sandbox}", Sandbox.Path, StringComparison.Ordinal)
             .Replace("<NUL>", "\0", StringComparison.Ordinal)
-            .Replace("<SP>", " ", StringComparison.Ordinal));
+            .Replace("<SP>", " ", StringComparison.Ordinal);
+
+    private byte[] Encode(string target) => Encoding.UTF8.GetBytes("/api/files/" + Raw(target));
 
     public void Dispose()
     {

@@ -18,9 +18,20 @@ public sealed class ResolverPropertyTests : IDisposable
     [
         "a", "b", "é", "日", "😀", "\uD83D", "\uDE00", ".", "..", "...", "/", "//", "\\", "%", "%2e", "%2E", "%2f", "%5c", "%25",
         "%252e", "2e", ":", "C:", "\0", "\n", "\t", "\u007F", "\u0085", "\u202E", "\u2066", "\u200D", " ", "~", "?", "*",
-        ".ft-", ".FT-", "\u2025", "\uFF0E", "\uFF0F", "\u2215", "escape", "relative-escape", "secret-link.txt", "dangling",
+        ".ft-", ".FT-", "\u2024", "\u2025", "\u2026", "\uFE19", "\uFE30", "\uFE52", "\uFF0E", "\uFF0F", "\uFF3C", "\uFE68",
+        "\u2100", "\u2105", "\u2215", "\u2044", "\uFF21", "\u65E5", "\u33A1", "escape", "relative-escape", "secret-link.txt", "dangling",
         "dangling-dir", "chain", "chain2", "loop", "loop2", "inside-alias", "inside", "secret.txt", "d", "e", "root", "outside",
     ];
+
+    // NFKC (UAX #15) of the alphabet's compatibility characters, from the Unicode Character
+    // Database; every other entry is its own NFKC form. The process runs with invariant
+    // globalization, where string.Normalize cannot be asked.
+    private static readonly Dictionary<char, string> Nfkc = new()
+    {
+        ['\u2024'] = ".", ['\u2025'] = "..", ['\u2026'] = "...", ['\uFE19'] = "...", ['\uFE30'] = "..", ['\uFE52'] = ".",
+        ['\uFF0E'] = ".", ['\uFF0F'] = "/", ['\uFF3C'] = "\\", ['\uFE68'] = "\\", ['\u2100'] = "a/c", ['\u2105'] = "c/o",
+        ['\uFF21'] = "A", ['\u33A1'] = "m2",
+    };
 
     private readonly Sandbox _sandbox = new();
 
@@ -43,6 +54,7 @@ public sealed class ResolverPropertyTests : IDisposable
 
             accepted++;
             Assert.True(path.Name == name, $"name changed: {Show(name)}");
+            Assert.False(IsTraversal(Normalise(name), name), $"a normalising client would read a traversal into {Show(name)}");
             Assert.True(path.FullPath.StartsWith(_sandbox.RootPath + Path.DirectorySeparatorChar, StringComparison.Ordinal), $"outside the root: {Show(name)}");
             CreateAsAnUploadWould(path.FullPath);
             _sandbox.AssertOutsideUntouched($"seed {Seed}, iteration {i}, name {Show(name)}");
@@ -62,6 +74,15 @@ public sealed class ResolverPropertyTests : IDisposable
 
         return name.ToString();
     }
+
+    private static string Normalise(string name) =>
+        string.Concat(name.Select(c => Nfkc.TryGetValue(c, out var folded) ? folded : c.ToString()));
+
+    // A separator that was not there, or a '.'/'..' segment, once a client has normalised the name.
+    private static bool IsTraversal(string normalised, string name) =>
+        normalised.Contains('\\')
+        || normalised.Count(c => c == '/') != name.Count(c => c == '/')
+        || normalised.Split('/').Any(segment => segment is "." or "..");
 
     private static void CreateAsAnUploadWould(string fullPath)
     {

@@ -1,5 +1,10 @@
+using System.Net;
 using System.Security.Cryptography;
+using FileTransfer.Server.Storage;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Storage;
 
@@ -19,7 +24,7 @@ public sealed class DigestStoreTests
 
         Assert.Equal(Format(first), before);
         Assert.Equal(Format(second), after);
-        Assert.True(File.Exists(factory.Storage.PathOf(".ft-meta/sha256/placed.bin")));
+        Assert.True(File.Exists(Sidecar(factory, "placed.bin")));
     }
 
     [Fact]
@@ -33,16 +38,67 @@ public sealed class DigestStoreTests
 
         // Tamper with the stored hash but keep size and time: a server that reads the sidecar
         // reports the tampered value, one that rehashes would not. That proves it is used.
-        var sidecar = first.Storage.PathOf(".ft-meta/sha256/kept.bin");
-        var fields = (await File.ReadAllTextAsync(sidecar, TestTimeout.Token)).Split(' ');
+        var sidecar = Sidecar(first, "kept.bin");
+        var fields = (await File.ReadAllTextAsync(sidecar, TestTimeout.Token)).Split(' ', 2);
         var marker = new byte[32];
         marker[0] = 42;
-        await File.WriteAllTextAsync(sidecar, $"{Convert.ToHexStringLower(marker)} {fields[1]} {fields[2]}", TestTimeout.Token);
+        await File.WriteAllTextAsync(sidecar, $"{Convert.ToHexStringLower(marker)} {fields[1]}", TestTimeout.Token);
         using var restarted = new FileTransferFactory().With("Storage:RootPath", first.Storage.RootPath);
         using var again = restarted.CreateClient();
 
         Assert.Equal(Format(marker, hashed: true), await ReprDigestAsync(again, "kept.bin"));
     }
+
+    public static TheoryData<string> LongNames => new()
+    {
+        $"long/{new string('a', 251)}.bin",
+        $"long/{new string('\u00E9', 125)}x.bin",
+        string.Join('/', Enumerable.Repeat(new string('d', 255), 4)),
+    };
+
+    [Theory]
+    [MemberData(nameof(LongNames))]
+    public async Task Digest_Of_A_Name_At_The_Length_Limits_Survives_A_Restart_Without_Hashing_Again(string name)
+    {
+        Assert.Equal(255, System.Text.Encoding.UTF8.GetByteCount(name.Split('/')[^1]));
+        var source = TestData.RandomBytes(70_000);
+        using var first = new FileTransferFactory();
+        using (var client = first.CreateClient())
+        {
+            using var put = await client.PutAsync($"/api/files/{name}", new ByteArrayContent(source), TestTimeout.Token);
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        }
+
+        var logs = new LogCapture();
+        using var restarted = new FileTransferFactory()
+            .With("Storage:RootPath", first.Storage.RootPath)
+            .With("Logging:LogLevel:FileTransfer.Server.Storage", "Information");
+        using var again = restarted.WithWebHostBuilder(builder => builder.ConfigureLogging(logging => logging.AddProvider(logs))).CreateClient();
+
+        Assert.Equal(Format(source), await ReprDigestAsync(again, name));
+        Assert.True(File.Exists(Sidecar(first, name)));
+
+        // Event 20 is "Computed SHA-256 of ...": the restarted server read the sidecar instead.
+        Assert.DoesNotContain(logs.Entries, entry => entry.EventId.Id == 20);
+        Assert.Contains(logs.Entries, entry => entry.Category.StartsWith("FileTransfer.Server", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_Sidecar_Names_Its_File_And_Is_Not_Believed_For_Another()
+    {
+        using var factory = new FileTransferFactory();
+        var source = TestData.RandomBytes(1000);
+        using var client = factory.CreateClient();
+        await client.PutAsync("/api/files/a b/c d.bin", new ByteArrayContent(source), TestTimeout.Token);
+
+        var text = await File.ReadAllTextAsync(Sidecar(factory, "a b/c d.bin"), TestTimeout.Token);
+
+        Assert.EndsWith(" a b/c d.bin\n", text, StringComparison.Ordinal);
+        Assert.StartsWith(Convert.ToHexStringLower(SHA256.HashData(source)) + " 1000 ", text, StringComparison.Ordinal);
+    }
+
+    private static string Sidecar(FileTransferFactory factory, string name) =>
+        factory.Storage.PathOf(".ft-meta/sha256/" + DigestStore.SidecarKey(name));
 
     private static async Task<string> ReprDigestAsync(HttpClient client, string name)
     {

@@ -52,6 +52,47 @@ public sealed class PathResolverTests : IDisposable
         Assert.DoesNotContain(_storage.RootPath, rejection.Reason, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("\uFF0E\uFF0E/secret.txt")] // fullwidth full stops: ".."
+    [InlineData("\uFF0E")] // "."
+    [InlineData("a/\uFF0E\uFF0E")]
+    [InlineData("\u2024\u2024/secret.txt")] // one dot leaders: ".."
+    [InlineData("\u2024")] // "."
+    [InlineData("\u2025")] // two dot leader: ".."
+    [InlineData("\uFE52\uFE52")] // small full stops: ".."
+    [InlineData(".\uFF0E")] // mixed: ".."
+    [InlineData("\uFF0E\uFF0E\uFF0Fsecret.txt")] // "../secret.txt" in one segment
+    [InlineData("a\uFF0Fb")] // fullwidth solidus: "a/b"
+    [InlineData("\uFF0F")] // "/"
+    [InlineData("\uFF3C")] // fullwidth reverse solidus: "\\"
+    [InlineData("a\uFE68b")] // small reverse solidus: "a\\b"
+    [InlineData("sub/\uFF0E\uFF0E\uFF3C\uFF0E\uFF0E\uFF3Cx")]
+    [InlineData("\uFE30")] // vertical two dot leader: ".."
+    [InlineData("\u2105.txt")] // care of: "c/o.txt", a new separator
+    public void Refuses_Names_That_Compatibility_Normalisation_Turns_Into_Traversal(string name)
+    {
+        Assert.False(_resolver.TryResolve(name, out _, out var rejection));
+        Assert.Same(PathRejection.CompatibilityTraversal, rejection);
+    }
+
+    [Theory]
+    [InlineData("\uFF21\uFF22\uFF23.txt")] // fullwidth letters
+    [InlineData("\uFF11\uFF12\uFF13")] // fullwidth digits
+    [InlineData("\u65E5\u672C\u8A9E/\u30D5\u30A1\u30A4\u30EB.txt")] // CJK and katakana
+    [InlineData("\uFF76\uFF9E\uFF76\uFF9E.txt")] // halfwidth katakana
+    [InlineData("\u2026")] // ellipsis: "..." is an ordinary name
+    [InlineData("\uFF0E\uFF0E\uFF0E")] // "..."
+    [InlineData("a\uFF0Eb")] // "a.b"
+    [InlineData("\uFF0Ehidden")] // ".hidden"
+    [InlineData("a\u2215b")] // division slash: no compatibility mapping
+    [InlineData("a\u2044b")] // fraction slash: no compatibility mapping
+    [InlineData("\u33A1.txt")] // square m squared: "m2"
+    public void Accepts_Fullwidth_And_Cjk_Names_That_Stay_Harmless_When_Normalised(string name)
+    {
+        Assert.True(_resolver.TryResolve(name, out var path, out _));
+        Assert.Equal(name, path.Name);
+    }
+
     [Fact]
     public void Refuses_Segments_Over_255_Bytes_And_Names_Over_1024()
     {

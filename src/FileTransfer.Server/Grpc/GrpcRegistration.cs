@@ -1,0 +1,45 @@
+using FileTransfer.Server.Diagnostics;
+
+namespace FileTransfer.Server.Grpc;
+
+/// <summary>Registers and maps the gRPC FileService, server reflection and the gRPC health service.</summary>
+internal static class GrpcRegistration
+{
+    /// <summary>
+    /// Room for a 4 MiB chunk and its framing in one UploadFile message. A larger message is refused
+    /// by the framework (RESOURCE_EXHAUSTED) before the service sees it, so nothing is written.
+    /// </summary>
+    public const int MaxReceiveMessageBytes = GrpcTransferOptions.MaxChunkBytes + 1024;
+
+    public static IServiceCollection AddFileTransferGrpc(this IServiceCollection services)
+    {
+        services.AddOptions<GrpcTransferOptions>()
+            .BindConfiguration(GrpcTransferOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton<CoreErrorInterceptor>();
+        services.AddSingleton<GrpcTransferObserver>();
+        // Unknown services fall through to routing (HTTP 404, which gRPC clients report as
+        // UNIMPLEMENTED) instead of catch-all "{service}/{method}" routes, which would match every
+        // two-segment POST and turn REST's 405 and 415 answers into 404.
+        services.AddGrpc(options => options.IgnoreUnknownServices = true)
+            .AddServiceOptions<FileGrpcService>(options =>
+            {
+                options.MaxReceiveMessageSize = MaxReceiveMessageBytes;
+                // Outermost first: the observer sees the status the error interceptor mapped.
+                options.Interceptors.Add<GrpcTransferObserver>();
+                options.Interceptors.Add<CoreErrorInterceptor>();
+            });
+        services.AddGrpcReflection();
+        // Reports the same checks as /healthz (the storage root), run on each Check call.
+        services.AddGrpcHealthChecks();
+        return services;
+    }
+
+    public static void MapFileTransferGrpc(this WebApplication app)
+    {
+        app.MapGrpcService<FileGrpcService>();
+        app.MapGrpcReflectionService();
+        app.MapGrpcHealthChecksService();
+    }
+}
