@@ -26,10 +26,34 @@ public static class Clients
     }
 }
 
-/// <summary>Every report, in order.</summary>
+/// <summary>Every report, in order; readable from another thread while the transfer runs.</summary>
 public sealed class RecordingProgress : IProgress<TransferProgress>
 {
-    public List<TransferProgress> Reports { get; } = [];
+    private readonly List<TransferProgress> _reports = [];
+    private long _bytesDone;
 
-    public void Report(TransferProgress value) => Reports.Add(value);
+    /// <summary>A copy of the reports so far.</summary>
+    public List<TransferProgress> Reports
+    {
+        get
+        {
+            lock (_reports)
+            {
+                return [.. _reports];
+            }
+        }
+    }
+
+    /// <summary>BytesDone of the latest report.</summary>
+    public long BytesDone => Interlocked.Read(ref _bytesDone);
+
+    public void Report(TransferProgress value)
+    {
+        lock (_reports)
+        {
+            _reports.Add(value);
+        }
+
+        Interlocked.Exchange(ref _bytesDone, value.BytesDone);
+    }
 }

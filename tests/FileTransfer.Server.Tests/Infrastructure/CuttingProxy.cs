@@ -17,6 +17,7 @@ public sealed class CuttingProxy : IAsyncDisposable
     private readonly bool _cutDownstream;
     private readonly int _connectionsToCut;
     private readonly bool _refuseAfterCut;
+    private readonly Func<bool>? _cutWhen;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Task> _relays = [];
     private readonly Task _accepting;
@@ -29,8 +30,13 @@ public sealed class CuttingProxy : IAsyncDisposable
     /// <param name="cutDownstream">True: count server-to-client bytes (a download); false: client-to-server (an upload).</param>
     /// <param name="connectionsToCut">How many connections, from the first, are cut.</param>
     /// <param name="refuseAfterCut">Reset every later connection at once instead of relaying it.</param>
-    public CuttingProxy(Uri upstream, long cutAfterBytes, bool cutDownstream, int connectionsToCut = 1, bool refuseAfterCut = false)
+    /// <param name="cutWhen">
+    /// Holds a cut connection (nothing more relayed) until this is true, e.g. until the client
+    /// reports the bytes it received, so that the cut does not depend on how fast it reads; at most 10 s.
+    /// </param>
+    public CuttingProxy(Uri upstream, long cutAfterBytes, bool cutDownstream, int connectionsToCut = 1, bool refuseAfterCut = false, Func<bool>? cutWhen = null)
     {
+        _cutWhen = cutWhen;
         _upstream = upstream;
         _cutAfterBytes = cutAfterBytes;
         _cutDownstream = cutDownstream;
@@ -95,8 +101,12 @@ public sealed class CuttingProxy : IAsyncDisposable
             if (cut && (first == down) == _cutDownstream)
             {
                 // Let the peer read what crossed before the reset throws away its unread receive buffer,
-                // so that the cut lands after exactly the bytes counted.
+                // so that the cut lands after the bytes counted.
                 await Task.Delay(200, _stop.Token);
+                for (var waited = 0; _cutWhen is not null && !_cutWhen() && waited < 1000; waited++)
+                {
+                    await Task.Delay(10, _stop.Token);
+                }
             }
 
             // One side ended or the limit was reached: reset both, as a broken network path would.
