@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs the third-party peers the tests run against (curl, nghttp2's nghttp/h2load), and what
-# the benchmark smoke drives: nginx (nginx-light has sendfile, http2 and dav) and wrk.
+# Installs the third-party peers the tests run against (curl, nghttp2's nghttp/h2load), what the
+# benchmark smoke drives: nginx (nginx-light has sendfile, http2 and dav) and wrk, and the two
+# independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
+# python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
+# @grpc/proto-loader (`npm ci` in tests/interop/node, from its committed package-lock.json).
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 missing=()
 command -v curl >/dev/null 2>&1 || missing+=(curl)
@@ -10,6 +14,11 @@ command -v nghttp >/dev/null 2>&1 || missing+=(nghttp2-client)
 command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+# Debian's interpreter on purpose: a pyenv or venv python first on PATH does not see apt's modules.
+/usr/bin/python3 -c "import grpc" >/dev/null 2>&1 || missing+=(python3-grpcio)
+/usr/bin/python3 -c "import grpc_tools.protoc" >/dev/null 2>&1 || missing+=(python3-grpc-tools)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if ((${#missing[@]} > 0)); then
   sudo=""
@@ -17,4 +26,16 @@ if ((${#missing[@]} > 0)); then
   echo "Installing test peers: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The grpc-js client's packages, exactly as locked. Skipped while node_modules was installed from
+# this very lock file (a stamp inside node_modules records its hash), so a repeated run costs nothing.
+node_dir=tests/interop/node
+stamp="$node_dir/node_modules/.installed-lock-sha256"
+lock_hash=$(sha256sum "$node_dir/package-lock.json" | cut -d' ' -f1)
+if [[ ! -f $stamp || $(cat "$stamp") != "$lock_hash" ]]; then
+  echo "Installing the grpc-js interop client's packages (npm ci)"
+  # No install scripts: every package it needs is plain JavaScript.
+  (cd "$node_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  echo "$lock_hash" >"$stamp"
 fi

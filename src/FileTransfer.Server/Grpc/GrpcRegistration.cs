@@ -1,4 +1,6 @@
+using FileTransfer.Protos.V1;
 using FileTransfer.Server.Diagnostics;
+using Google.Protobuf;
 
 namespace FileTransfer.Server.Grpc;
 
@@ -6,10 +8,14 @@ namespace FileTransfer.Server.Grpc;
 internal static class GrpcRegistration
 {
     /// <summary>
-    /// Room for a 4 MiB chunk and its framing in one UploadFile message. A larger message is refused
-    /// by the framework (RESOURCE_EXHAUSTED) before the service sees it, so nothing is written.
+    /// Exactly one UploadFile message holding a 4 MiB chunk: the chunk, its field tag and its length
+    /// prefix. A message with one byte more is refused by the framework (RESOURCE_EXHAUSTED) before
+    /// the service sees it, so nothing is written. Metadata messages are far smaller.
     /// </summary>
-    public const int MaxReceiveMessageBytes = GrpcTransferOptions.MaxChunkBytes + 1024;
+    public static readonly int MaxReceiveMessageBytes =
+        CodedOutputStream.ComputeTagSize(UploadFileRequest.ChunkFieldNumber)
+        + CodedOutputStream.ComputeLengthSize(GrpcTransferOptions.MaxChunkBytes)
+        + GrpcTransferOptions.MaxChunkBytes;
 
     public static IServiceCollection AddFileTransferGrpc(this IServiceCollection services)
     {

@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
 using static FileTransfer.Server.OpenApi.OpenApiParts;
@@ -51,13 +50,6 @@ internal sealed class FileOperationTransformer : IOpenApiOperationTransformer
                 Ensure(operation, 404, () => Problem(document, 404, "There is no such file."));
                 Ensure(operation, 412, () => Problem(document, 412, "If-Match and the file changed."));
                 break;
-        }
-
-        var metadata = context.Description.ActionDescriptor.EndpointMetadata;
-        if (metadata.OfType<IAuthorizeData>().Any() && !metadata.OfType<IAllowAnonymous>().Any())
-        {
-            Ensure(operation, 401, () => Problem(document, 401, "No valid API key or signed link."));
-            Ensure(operation, 403, () => Problem(document, 403, "The credentials do not grant this operation on this file."));
         }
 
         return Task.CompletedTask;

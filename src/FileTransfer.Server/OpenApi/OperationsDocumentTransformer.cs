@@ -6,8 +6,8 @@ using Microsoft.OpenApi;
 namespace FileTransfer.Server.OpenApi;
 
 /// <summary>
-/// Document-wide parts: the title, <c>GET /healthz</c> (health checks are not API-explorer
-/// endpoints, so nothing else describes them), and removal of component schemas nothing refers
+/// Document-wide parts: the title, <c>GET /healthz</c> and the document's own <c>GET /openapi/v1.json</c>
+/// (neither is an API-explorer endpoint, so nothing else describes them), and removal of component schemas nothing refers
 /// to any more (the framework's FileStreamResult and EntityTagHeaderValue, replaced by binary bodies).
 /// </summary>
 internal sealed partial class OperationsDocumentTransformer : IOpenApiDocumentTransformer
@@ -34,6 +34,28 @@ internal sealed partial class OperationsDocumentTransformer : IOpenApiDocumentTr
                     {
                         ["200"] = new OpenApiResponse { Description = "`Healthy`.", Content = PlainText() },
                         ["503"] = new OpenApiResponse { Description = "`Unhealthy`: the storage root is missing.", Content = PlainText() },
+                    },
+                },
+            },
+        };
+
+        // The document describes itself too, so that clients see it is public (no security).
+        document.Paths["/openapi/" + context.DocumentName + ".json"] = new OpenApiPathItem
+        {
+            Operations = new Dictionary<HttpMethod, OpenApiOperation>
+            {
+                [HttpMethod.Get] = new()
+                {
+                    OperationId = "GetOpenApiDocument",
+                    Summary = "This OpenAPI document.",
+                    Tags = new HashSet<OpenApiTagReference> { new("Operations", document) },
+                    Responses = new OpenApiResponses
+                    {
+                        ["200"] = new OpenApiResponse
+                        {
+                            Description = "The document (OpenAPI 3.1), as Swagger UI and clients load it.",
+                            Content = new Dictionary<string, OpenApiMediaType> { ["application/json"] = new OpenApiMediaType { Schema = new OpenApiSchema { Type = JsonSchemaType.Object } } },
+                        },
                     },
                 },
             },

@@ -1,7 +1,7 @@
-using System.Buffers.Text;
 using System.Security.Claims;
 using System.Security.Cryptography;
 using System.Text;
+using FileTransfer.Server.Storage;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;
@@ -14,23 +14,23 @@ internal sealed class ApiKeyStore
 {
     private readonly List<(byte[] Hash, string Id, string[] Scopes)> _keys = [];
 
-    public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment)
+    public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, StorageRoot root)
     {
         foreach (var key in options.Value.ApiKeys)
         {
             Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)]);
         }
 
+        // Only here, only in Development: no other environment ever reads or writes the key file.
         if (_keys.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
         {
-            // 256 random bits, URL-safe so that it pastes into a shell or a query string unchanged.
-            DevelopmentKey = Base64Url.EncodeToString(RandomNumberGenerator.GetBytes(32));
-            Add(DevelopmentKey, [.. Scopes.All]);
+            DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), root.FullPath);
+            Add(DevelopmentKey.Key, [.. Scopes.All]);
         }
     }
 
-    /// <summary>The key generated for this process, or null when keys are configured or not in Development.</summary>
-    public string? DevelopmentKey { get; }
+    /// <summary>The development key and where it is stored, or null when keys are configured or not in Development.</summary>
+    public DevelopmentKey? DevelopmentKey { get; }
 
     public int Count => _keys.Count;
 

@@ -17,10 +17,19 @@ public sealed class AuthOptions
     public bool AllowAnonymousRead { get; set; }
 
     /// <summary>
-    /// In the Development environment with no key configured, generate one with every scope at
-    /// start and log it, so that a newcomer's first upload works. Never happens in other environments.
+    /// In the Development environment with no key configured, use a key with every scope, kept
+    /// across restarts (<see cref="DevelopmentKeyFolder"/>), and log it, so that a newcomer's first
+    /// upload works. Never happens in other environments.
     /// </summary>
     public bool GenerateDevelopmentKey { get; set; } = true;
+
+    /// <summary>
+    /// Folder that keeps the development key across restarts, one owner-only file per storage root.
+    /// Default: <c>$XDG_DATA_HOME/FileTransfer/development-keys</c> (<c>~/.local/share/...</c>), or
+    /// <c>%LOCALAPPDATA%\FileTransfer\development-keys</c>. Created 0700; an existing folder that
+    /// other users can open, or one inside the storage root, is not used.
+    /// </summary>
+    public string? DevelopmentKeyFolder { get; set; }
 
     /// <summary>
     /// Secret that signs links (HMAC-SHA256), at least 32 characters. When unset, a random key is

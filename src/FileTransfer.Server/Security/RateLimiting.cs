@@ -50,12 +50,16 @@ internal static class RateLimiting
             TimeSpan.FromSeconds(seconds));
     }
 
-    // null: not limited. The REST API and the gRPC FileService share one budget per client;
-    // gRPC reflection and health stay free, like /healthz.
+    /// <summary>
+    /// Whether requests to <paramref name="path"/> are limited (also what the OpenAPI document
+    /// declares 429 for). The REST API and the gRPC FileService share one budget per client;
+    /// gRPC reflection and health stay free, like /healthz.
+    /// </summary>
+    public static bool Covers(PathString path) => path.StartsWithSegments("/api") || path.StartsWithSegments(FileServicePath);
+
+    // null: not limited.
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
-        options.Enabled && (context.Request.Path.StartsWithSegments("/api") || context.Request.Path.StartsWithSegments(FileServicePath))
-            ? ClientOf(context)
-            : null;
+        options.Enabled && Covers(context.Request.Path) ? ClientOf(context) : null;
 
     // The key id (a hash prefix), never the key itself, names a client that has one.
     private static string ClientOf(HttpContext context) =>

@@ -1,5 +1,5 @@
-using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authorization;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;
@@ -8,8 +8,10 @@ namespace FileTransfer.Server.Security;
 internal sealed record ScopeRequirement(string Scope) : IAuthorizationRequirement;
 
 /// <summary>
-/// Grants a <see cref="ScopeRequirement"/> to a key or link with that scope, and reads to anyone
-/// when <c>Auth:AllowAnonymousRead</c> is on. A signed link is valid for its one file only.
+/// Grants a <see cref="ScopeRequirement"/> to a key or link with that scope, and reads to a caller
+/// that presented no credential at all when <c>Auth:AllowAnonymousRead</c> is on. Protocol-neutral:
+/// it reads only the principal and, for signed links, the <c>path</c> route value, so REST actions
+/// and gRPC methods authorized by the same policies get the same answer.
 /// </summary>
 internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) : AuthorizationHandler<ScopeRequirement>
 {
@@ -18,38 +20,46 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
 
     protected override async Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
     {
-        if (requirement.Scope == Scopes.Read && options.Value.AllowAnonymousRead && !await CredentialsWereRefusedAsync(context.Resource))
-        {
-            context.Succeed(requirement);
-            return;
-        }
-
         var user = context.User;
-        if (user.HasClaim(FileTransferClaims.Scope, requirement.Scope))
+        if (user.Identity?.IsAuthenticated != true)
         {
-            var linkPath = user.FindFirst(FileTransferClaims.Path)?.Value;
-            if (linkPath is null || linkPath == RequestedPath(context.Resource))
+            // Anonymous reads are for callers that sent nothing. A refused key or link stays
+            // unauthenticated here and gets 401: a silent downgrade would hide a misconfigured client.
+            if (requirement.Scope == Scopes.Read && options.Value.AllowAnonymousRead && await PresentedNoCredentialAsync(context.Resource))
             {
                 context.Succeed(requirement);
             }
-            else
-            {
-                context.Fail(new AuthorizationFailureReason(this, "The signed link is for another file."));
-            }
 
             return;
         }
 
-        context.Fail(new AuthorizationFailureReason(this, user.HasClaim(c => c.Type == FileTransferClaims.Path)
-            ? $"The signed link does not grant '{requirement.Scope}'."
-            : $"The API key does not have the '{requirement.Scope}' scope."));
+        // A caller who presented a valid credential is judged by that credential alone, in every
+        // environment: a key or link that does not grant the request is 403, never anonymous.
+        var isLink = user.HasClaim(c => c.Type == FileTransferClaims.Path);
+        if (!user.HasClaim(FileTransferClaims.Scope, requirement.Scope))
+        {
+            context.Fail(new AuthorizationFailureReason(this, isLink
+                ? $"The signed link does not grant '{requirement.Scope}'."
+                : $"The API key does not have the '{requirement.Scope}' scope."));
+            return;
+        }
+
+        // A link names one file: it grants only a request whose route carries that exact name.
+        // Requests without a 'path' route value (the listing, gRPC calls) are never granted by a link.
+        if (isLink && RequestedPath(context.Resource) != user.FindFirst(FileTransferClaims.Path)!.Value)
+        {
+            context.Fail(new AuthorizationFailureReason(this, "The signed link is for another file."));
+            return;
+        }
+
+        context.Succeed(requirement);
     }
 
     private static string? RequestedPath(object? resource) =>
         resource is HttpContext http ? http.GetRouteValue(PathRouteValue) as string : null;
 
-    // A client that sent a wrong key is told so (401), even where anonymous reads would pass:
-    // a silent downgrade would hide a misconfigured client.
-    private static async Task<bool> CredentialsWereRefusedAsync(object? resource) =>
-        resource is not HttpContext http || (await http.AuthenticateAsync()).Failure is not null;
+    // Only an HttpContext can prove that nothing was presented; any other resource is treated as
+    // if a credential had been refused.
+    private static async Task<bool> PresentedNoCredentialAsync(object? resource) =>
+        resource is HttpContext http && (await http.AuthenticateAsync()).None;
 }

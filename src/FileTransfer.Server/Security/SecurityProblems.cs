@@ -13,6 +13,12 @@ internal static class SecurityProblems
     /// <summary>Key in <c>AuthenticationProperties.Items</c> carrying why access was refused.</summary>
     public const string DetailItem = "ft:detail";
 
+    /// <summary>
+    /// RFC 6585 4 defines 429; ASP.NET Core's problem defaults have no type for it, so it is set
+    /// here, like the framework's RFC 9110 types for 401 and 403.
+    /// </summary>
+    public const string TooManyRequestsType = "https://tools.ietf.org/html/rfc6585#section-4";
+
     public static async Task WriteAsync(HttpContext context, int status, string title, string detail, TimeSpan? retryAfter = null)
     {
         if (GrpcStatusResponse.IsGrpc(context))
@@ -32,7 +38,13 @@ internal static class SecurityProblems
         await problems.WriteAsync(new ProblemDetailsContext
         {
             HttpContext = context,
-            ProblemDetails = new ProblemDetails { Status = status, Title = title, Detail = detail },
+            ProblemDetails = new ProblemDetails
+            {
+                Status = status,
+                Title = title,
+                Detail = detail,
+                Type = status == StatusCodes.Status429TooManyRequests ? TooManyRequestsType : null,
+            },
         });
     }
 }

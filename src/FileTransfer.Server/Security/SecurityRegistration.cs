@@ -1,3 +1,4 @@
+using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
@@ -14,6 +15,10 @@ internal static class SecurityRegistration
     public static WebApplicationBuilder AddFileTransferSecurity(this WebApplicationBuilder builder)
     {
         var services = builder.Services;
+
+        // Keys and signed-link tokens never reach a log line, whoever writes it.
+        RedactingLoggerFactory.Register(services);
+
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsValidator>();
         services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
@@ -34,7 +39,9 @@ internal static class SecurityRegistration
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
 
-        services.Configure<OpenApiOptions>("v1", options => options.AddDocumentTransformer<OpenApiSecurityTransformer>());
+        services.Configure<OpenApiOptions>("v1", options => options
+            .AddDocumentTransformer<OpenApiSecurityTransformer>()
+            .AddOperationTransformer<OpenApiOperationSecurity>());
 
         services.AddRateLimiter(options =>
         {
@@ -67,11 +74,16 @@ internal static class SecurityRegistration
         var keys = app.Services.GetRequiredService<ApiKeyStore>();
         var signer = app.Services.GetRequiredService<SignedLinkSigner>();
         var auth = app.Services.GetRequiredService<IOptions<AuthOptions>>().Value;
+        var developmentKeyLog = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger(DevelopmentKeyFile.LogCategory);
         app.Lifetime.ApplicationStarted.Register(() =>
         {
-            if (keys.DevelopmentKey is { } key)
+            if (keys.DevelopmentKey is { FilePath: { } file } stored)
             {
-                Log.DevelopmentKeyGenerated(app.Logger, key);
+                Log.DevelopmentKeyStored(developmentKeyLog, file, stored.Origin, stored.Key);
+            }
+            else if (keys.DevelopmentKey is { } unstored)
+            {
+                Log.DevelopmentKeyNotStored(developmentKeyLog, unstored.Origin, unstored.Key);
             }
             else if (keys.Count == 0)
             {

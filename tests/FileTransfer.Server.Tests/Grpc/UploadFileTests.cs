@@ -46,13 +46,13 @@ public sealed class UploadFileTests : IDisposable
     }
 
     [Fact]
-    public async Task A_Chunk_Of_Exactly_4_MiB_Is_Accepted_And_A_Larger_Message_Is_Refused_With_Nothing_Written()
+    public async Task A_Chunk_Of_Exactly_4_MiB_Is_Accepted_And_One_Byte_More_Is_Refused_With_Nothing_Written()
     {
         var client = GrpcClients.For(_server);
         var exact = TestData.RandomBytes(MaxChunk);
 
         await GrpcTransfers.UploadAsync(client, "limits/exact.bin", exact, MaxChunk, TestTimeout.Token);
-        var error = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, "limits/over.bin", TestData.RandomBytes(MaxChunk + 2048), MaxChunk + 2048, TestTimeout.Token));
+        var error = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, "limits/over.bin", TestData.RandomBytes(MaxChunk + 1), MaxChunk + 1, TestTimeout.Token));
 
         Assert.Equal(exact, await File.ReadAllBytesAsync(_server.Storage.PathOf("limits/exact.bin"), TestTimeout.Token));
         Assert.Equal(StatusCode.ResourceExhausted, error.StatusCode);

@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
 
 namespace FileTransfer.Server.Tests.Security;
@@ -18,6 +19,16 @@ public sealed class ScopeProbeController : ControllerBase
 
     [Route("api/files/probe-any-method/{**path}")]
     public IActionResult AnyMethod(string path) => Claims(path);
+
+    /// <summary>Shaped like a gRPC method (<c>/package.Service/Method</c>, no <c>path</c> route value) and authorized by the read policy, as gRPC methods are.</summary>
+    [HttpPost("probe.v1.ProbeService/Read")]
+    [Authorize("read")]
+    public IActionResult RpcShapedRead() => Claims("");
+
+    /// <summary>Fails with the request's query and Authorization header in the exception message, as careless code might.</summary>
+    [HttpGet("api/files/probe-fail/{**path}")]
+    public IActionResult FailWithCredentials(string path) =>
+        throw new InvalidOperationException($"Could not serve {path}{Request.QueryString} for {Request.Headers.Authorization}");
 
     [HttpGet("api/probe/throw")]
     public IActionResult Throw() =>
