@@ -3,7 +3,8 @@
 # benchmark smoke drives: nginx (nginx-light has sendfile, http2 and dav) and wrk, and the two
 # independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
 # python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
-# @grpc/proto-loader (`npm ci` in tests/interop/node, from its committed package-lock.json).
+# @grpc/proto-loader (`npm ci` in tests/interop/node, from its committed package-lock.json), and
+# Debian's chromium for the Swagger UI test.
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,8 @@ command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 /usr/bin/python3 -c "import grpc_tools.protoc" >/dev/null 2>&1 || missing+=(python3-grpc-tools)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# Headless Chromium for the Swagger UI test (what a person sees in the browser).
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 if ((${#missing[@]} > 0)); then
   sudo=""

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Security.Claims;
 using System.Text.Encodings.Web;
+using FileTransfer.Server.Grpc;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
@@ -69,7 +70,9 @@ internal sealed class FileTransferAuthenticationHandler(
             Context,
             StatusCodes.Status401Unauthorized,
             "Authentication required",
-            result.Failure?.Message ?? "Send an API key as 'Authorization: Bearer <key>' or 'X-Api-Key: <key>', or use a signed link (?sig=...).");
+            result.Failure?.Message ?? (GrpcStatusResponse.IsGrpc(Context)
+                ? "Send an API key in the call metadata as 'authorization: Bearer <key>' or 'x-api-key: <key>'."
+                : "Send an API key as 'Authorization: Bearer <key>' or 'X-Api-Key: <key>', or use a signed link (?sig=...)."));
     }
 
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>

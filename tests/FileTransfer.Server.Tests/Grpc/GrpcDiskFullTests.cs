@@ -1,21 +1,18 @@
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Tests.Infrastructure;
-using FileTransfer.Server.Tests.Rest;
 using Grpc.Core;
 
 namespace FileTransfer.Server.Tests.Grpc;
 
-/// <summary>A real full disk (1 MiB tmpfs in the root, as <see cref="DiskFullTests"/>) under a gRPC upload.</summary>
+/// <summary>A real full disk (<see cref="SmallVolume"/>: 1 MiB in the root) under a gRPC upload.</summary>
 public sealed class GrpcDiskFullTests : IDisposable
 {
     private readonly KestrelFactory _server = new();
-    private readonly string _mount;
+    private readonly SmallVolume _volume;
 
     public GrpcDiskFullTests()
     {
-        _mount = _server.Storage.PathOf("small-volume");
-        Directory.CreateDirectory(_mount);
-        DiskFullTests.Run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", _mount);
+        _volume = new SmallVolume(_server.Storage, "small-volume");
         _server.Storage.Write("small-volume/existing.bin", [1, 2, 3]);
     }
 
@@ -34,13 +31,13 @@ public sealed class GrpcDiskFullTests : IDisposable
         Assert.Equal(StatusCode.ResourceExhausted, error.StatusCode);
         Assert.Equal("STORAGE_FULL", GrpcAssert.Reason(error));
         GrpcAssert.IsClean(error, _server.Storage.RootPath);
-        Assert.Equal(["existing.bin"], Directory.GetFiles(_mount).Select(Path.GetFileName));
-        Assert.Equal([1, 2, 3], await File.ReadAllBytesAsync(Path.Combine(_mount, "existing.bin"), TestTimeout.Token));
+        Assert.Equal(["existing.bin"], Directory.GetFiles(_volume.Path).Select(Path.GetFileName));
+        Assert.Equal([1, 2, 3], await File.ReadAllBytesAsync(Path.Combine(_volume.Path, "existing.bin"), TestTimeout.Token));
     }
 
     public void Dispose()
     {
         _server.Dispose();
-        DiskFullTests.Run("umount", _mount);
+        _volume.Dispose();
     }
 }

@@ -58,6 +58,7 @@ public sealed class GrpcSecurityTests : IDisposable
 
         Assert.Equal(StatusCode.Unauthenticated, error.StatusCode);
         Assert.Equal("UNAUTHENTICATED", GrpcAssert.Reason(error));
+        Assert.Equal("Send an API key in the call metadata as 'authorization: Bearer <key>' or 'x-api-key: <key>'.", error.Status.Detail);
         GrpcAssert.IsClean(error, _server.Storage.RootPath);
     }
 

@@ -33,8 +33,10 @@ public sealed class UploadFileTests : IDisposable
     {
         var source = TestData.RandomBytes(size);
         var client = GrpcClients.For(_server);
+        // 3 MiB in 1-byte chunks is 3.2 million messages: seconds on a quiet machine, minutes on a busy one.
+        using var timeout = new CancellationTokenSource(chunkSize == 1 ? TimeSpan.FromMinutes(10) : TimeSpan.FromMinutes(2));
 
-        var response = await GrpcTransfers.UploadAsync(client, $"up/{size}-{chunkSize}.bin", source, chunkSize, TestTimeout.Token);
+        var response = await GrpcTransfers.UploadAsync(client, $"up/{size}-{chunkSize}.bin", source, chunkSize, timeout.Token);
 
         var stored = await File.ReadAllBytesAsync(_server.Storage.PathOf($"up/{size}-{chunkSize}.bin"), TestTimeout.Token);
         Assert.Equal(GrpcTransfers.Sha256Hex(source), GrpcTransfers.Sha256Hex(stored));

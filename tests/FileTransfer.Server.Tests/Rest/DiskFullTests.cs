@@ -1,23 +1,17 @@
-using System.Diagnostics;
 using System.Net;
 using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Server.Tests.Rest;
 
-/// <summary>
-/// A real full disk: a 1 MiB tmpfs mounted inside the storage root (needs root or password-less
-/// sudo, as on CI and in the dev container). ENOSPC arrives mid-stream, not from a fake.
-/// </summary>
+/// <summary>A real full disk: a 1 MiB tmpfs mounted inside the storage root (<see cref="SmallVolume"/>).</summary>
 public sealed class DiskFullTests : IDisposable
 {
     private readonly FileTransferFactory _factory = new();
-    private readonly string _mount;
+    private readonly SmallVolume _volume;
 
     public DiskFullTests()
     {
-        _mount = _factory.Storage.PathOf("small-volume");
-        Directory.CreateDirectory(_mount);
-        Run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", _mount);
+        _volume = new SmallVolume(_factory.Storage, "small-volume");
         _factory.Storage.Write("small-volume/existing.bin", [1, 2, 3]);
     }
 
@@ -35,29 +29,13 @@ public sealed class DiskFullTests : IDisposable
 
         var problem = await Problems.AssertAsync(response, HttpStatusCode.InsufficientStorage);
         Assert.DoesNotContain(_factory.Storage.RootPath, problem.ToString(), StringComparison.Ordinal);
-        Assert.Equal(["existing.bin"], Directory.GetFiles(_mount).Select(Path.GetFileName));
-        Assert.Equal([1, 2, 3], await File.ReadAllBytesAsync(Path.Combine(_mount, "existing.bin"), TestTimeout.Token));
+        Assert.Equal(["existing.bin"], Directory.GetFiles(_volume.Path).Select(Path.GetFileName));
+        Assert.Equal([1, 2, 3], await File.ReadAllBytesAsync(Path.Combine(_volume.Path, "existing.bin"), TestTimeout.Token));
     }
 
     public void Dispose()
     {
-        Run("umount", _mount);
+        _volume.Dispose();
         _factory.Dispose();
-    }
-
-    internal static void Run(string command, params string[] arguments)
-    {
-        var asRoot = Environment.UserName == "root";
-        var start = new ProcessStartInfo(asRoot ? command : "sudo", asRoot ? arguments : ["-n", command, .. arguments])
-        {
-            RedirectStandardError = true,
-        };
-        using var process = Process.Start(start)!;
-        var error = process.StandardError.ReadToEnd();
-        process.WaitForExit();
-        if (process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"'{command} {string.Join(' ', arguments)}' failed (this test needs root or password-less sudo): {error}");
-        }
     }
 }
