@@ -1,23 +1,22 @@
-namespace FileTransfer.Cli.Http;
+namespace FileTransfer.Client.Transport.Rest;
 
 /// <summary>
 /// RFC 9530 integrity fields: <c>Repr-Digest</c> on downloads, <c>Content-Digest</c> on uploads.
 /// Both are structured-field dictionaries (RFC 8941) of algorithm → byte sequence (<c>:base64:</c>).
 /// </summary>
-internal static class Digests
+internal static class ReprDigest
 {
     public const string ContentDigest = "Content-Digest";
-    public const string ReprDigest = "Repr-Digest";
+    public const string Header = "Repr-Digest";
     private const string Sha256Key = "sha-256";
 
     /// <summary><c>sha-256=:&lt;base64&gt;:</c>.</summary>
     public static string FormatSha256(byte[] digest) => $"{Sha256Key}=:{Convert.ToBase64String(digest)}:";
 
-    /// <summary>The SHA-256 announced in <paramref name="headerName"/>, or null when there is none (or it is malformed).</summary>
-    public static byte[]? ReadSha256(HttpResponseMessage response, string headerName)
+    /// <summary>The SHA-256 announced in <c>Repr-Digest</c>, or null when there is none (or it is malformed).</summary>
+    public static byte[]? ReadSha256(HttpResponseMessage response)
     {
-        if (!response.Headers.TryGetValues(headerName, out var values)
-            && !response.Content.Headers.TryGetValues(headerName, out values))
+        if (!response.Headers.TryGetValues(Header, out var values) && !response.Content.Headers.TryGetValues(Header, out values))
         {
             return null;
         }
@@ -33,7 +32,8 @@ internal static class Digests
                 {
                     try
                     {
-                        return Convert.FromBase64String(value[1..^1]);
+                        var digest = Convert.FromBase64String(value[1..^1]);
+                        return digest.Length == 32 ? digest : null;
                     }
                     catch (FormatException)
                     {
@@ -45,6 +45,4 @@ internal static class Digests
 
         return null;
     }
-
-    public static string Hex(byte[] digest) => Convert.ToHexStringLower(digest);
 }

@@ -1,9 +1,9 @@
-namespace FileTransfer.Cli.Transfers;
+namespace FileTransfer.Client.Transfers;
 
 /// <summary>
 /// A download in progress: the bytes so far in <c>PATH.part</c>, and beside it
-/// (<c>PATH.part.etag</c>) the ETag they belong to, sent as <c>If-Range</c> when resuming so that a
-/// file changed on the server is sent whole instead of being spliced (RFC 9110 13.1.5).
+/// (<c>PATH.part.etag</c>) the ETag they belong to, so that a file changed on the server is sent
+/// whole instead of being spliced (REST <c>If-Range</c>, RFC 9110 13.1.5; gRPC <c>if_match</c>).
 /// Renamed to PATH only after the whole file arrived and its digest matched.
 /// </summary>
 internal sealed class PartialFile(string outputPath)
@@ -14,15 +14,11 @@ internal sealed class PartialFile(string outputPath)
 
     private string ValidatorPath => PartPath + ".etag";
 
-    /// <summary>Bytes already downloaded (0 when there is no partial file).</summary>
-    public long Length => File.Exists(PartPath) ? new FileInfo(PartPath).Length : 0;
-
     /// <summary>The ETag the partial bytes came from, or null when unknown (e.g. left by another tool).</summary>
     public string? Validator => File.Exists(ValidatorPath) ? File.ReadAllText(ValidatorPath).Trim() : null;
 
     public void SaveValidator(string? eTag)
     {
-        Directory.CreateDirectory(Path.GetDirectoryName(OutputPath)!);
         if (eTag is null)
         {
             File.Delete(ValidatorPath);
@@ -33,12 +29,11 @@ internal sealed class PartialFile(string outputPath)
         }
     }
 
-    /// <summary>Opens the part file for writing from <paramref name="offset"/>, dropping anything after it.</summary>
-    public FileStream Open(long offset)
+    /// <summary>Opens the part file (created empty when there is none) for reading what is there and appending.</summary>
+    public FileStream Open()
     {
-        var stream = new FileStream(PartPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0, FileOptions.SequentialScan);
-        stream.SetLength(offset);
-        return stream;
+        Directory.CreateDirectory(Path.GetDirectoryName(OutputPath)!);
+        return new FileStream(PartPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
     }
 
     /// <summary>Forgets the partial bytes, e.g. when they failed the digest check.</summary>
@@ -46,6 +41,15 @@ internal sealed class PartialFile(string outputPath)
     {
         File.Delete(PartPath);
         File.Delete(ValidatorPath);
+    }
+
+    /// <summary>Forgets a part that holds no byte: nothing to resume, nothing to leave behind.</summary>
+    public void DiscardIfEmpty()
+    {
+        if (File.Exists(PartPath) && new FileInfo(PartPath).Length == 0)
+        {
+            Discard();
+        }
     }
 
     /// <summary>The download is complete and verified: it becomes the output file.</summary>
