@@ -81,6 +81,56 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         AssertRan(await RunAsync("dotnet", ["run", "--project", project], TimeSpan.FromMinutes(4)), source, ".NET");
     }
 
+    [Fact]
+    public async Task The_Client_Library_Example_Runs_Against_The_Package_The_Readme_Packs()
+    {
+        var source = _work.WriteRandom("big.bin", 3_000_000);
+        var packages = _work.PathOf("packages");
+        // A version of its own, so that no package cached by an earlier run is used instead of this build.
+        var version = $"1.0.0-readme.{DateTime.UtcNow:yyyyMMddHHmmssfff}";
+
+        // As the README says: dotnet pack src/FileTransfer.Client (from this run's build), then reference the package.
+        var pack = await RunAsync("dotnet", ["pack", Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Client"), "-c", RepositoryPaths.Configuration, "--no-build", "-o", packages, $"-p:PackageVersion={version}"], TimeSpan.FromMinutes(2));
+        Assert.True(pack.ExitCode == 0, pack.Output + pack.Error);
+        var project = _work.PathOf("library");
+        Directory.CreateDirectory(project);
+        await File.WriteAllTextAsync(Path.Combine(project, "example.csproj"), $"""
+            <Project Sdk="Microsoft.NET.Sdk">
+              <PropertyGroup>
+                <OutputType>Exe</OutputType>
+                <TargetFramework>net10.0</TargetFramework>
+                <ImplicitUsings>enable</ImplicitUsings>
+                <Nullable>enable</Nullable>
+                <RestoreAdditionalProjectSources>{packages}</RestoreAdditionalProjectSources>
+              </PropertyGroup>
+              <ItemGroup>
+                <PackageReference Include="FileTransfer.Client" Version="{version}" />
+              </ItemGroup>
+            </Project>
+            """);
+        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Readme.Block("## Client library", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
+
+        var run = await RunAsync("dotnet", ["run", "--project", project], TimeSpan.FromMinutes(4));
+
+        Assert.True(run.ExitCode == 0, $"exit {run.ExitCode}\n{run.Output}\n{run.Error}");
+        Assert.Contains("verified: True", run.Output, StringComparison.Ordinal);
+        Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(File.ReadAllBytes(_work.PathOf("copy.bin"))));
+        Assert.Equal(TempStorage.Sha256(source), TempStorage.Sha256(File.ReadAllBytes(_work.PathOf("copy2.bin"))));
+        Assert.Empty(_storage.VisibleFiles());
+        ForgetCachedPackage(version);
+    }
+
+    // NuGet extracts every restored version into the global packages folder; this one is never needed again.
+    private static void ForgetCachedPackage(string version)
+    {
+        var home = Environment.GetEnvironmentVariable("NUGET_PACKAGES") ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".nuget", "packages");
+        var cached = Path.Combine(home, "filetransfer.client", version);
+        if (Directory.Exists(cached))
+        {
+            Directory.Delete(cached, recursive: true);
+        }
+    }
+
     private void AssertRan((int ExitCode, string Output, string Error) run, byte[] source, string stack)
     {
         Assert.True(run.ExitCode == 0, $"{stack}: exit {run.ExitCode}\n{run.Output}\n{run.Error}");
