@@ -1,4 +1,6 @@
 using System.CommandLine;
+using System.Net;
+using FileTransfer.Client;
 
 namespace FileTransfer.Cli;
 
@@ -19,20 +21,20 @@ internal sealed class GlobalOptions
 
     public Option<string?> Server { get; } = new("--server", "-s")
     {
-        Description = $"Server base URL, e.g. http://localhost:5000 (default: ${ServerVariable}, else http://localhost:5000)",
+        Description = $"Server base URL (default: ${ServerVariable}, else http://localhost:5000 for REST and http://localhost:5001 for gRPC)",
         Recursive = true,
     };
 
     public Option<string> Protocol { get; } = new("--protocol", "-p")
     {
-        Description = "rest or grpc (gRPC is not served by this build: exit code 9)",
+        Description = "rest or grpc (gRPC: h2c on http://, TLS on https://)",
         DefaultValueFactory = _ => ClientSettings.Rest,
         Recursive = true,
     };
 
     public Option<string?> Http { get; } = new("--http")
     {
-        Description = "REST over HTTP 1.1 or 2 (h2c prior knowledge on http://, ALPN on https://); default 1.1 on http://, 2 with fallback on https://",
+        Description = "REST over HTTP 1.1 or 2 (h2c prior knowledge on http://, ALPN on https://); default 1.1 on http://, 2 with fallback on https://. gRPC is always HTTP/2",
         Recursive = true,
     };
 
@@ -52,13 +54,20 @@ internal sealed class GlobalOptions
 
     public ClientSettings Read(ParseResult parse)
     {
+        var protocol = parse.GetValue(Protocol) == ClientSettings.Grpc ? FileTransferProtocol.Grpc : FileTransferProtocol.Rest;
         var text = parse.GetValue(Server) ?? _environment(ServerVariable);
-        var server = string.IsNullOrEmpty(text) ? new Uri("http://localhost:5000") : ParseServer(text);
         var apiKey = parse.GetValue(ApiKey) ?? _environment(ApiKeyVariable);
+        var http = parse.GetValue(Http) switch
+        {
+            "2" => HttpVersion.Version20,
+            "1.1" when protocol == FileTransferProtocol.Grpc => throw new CliException(ExitCodes.Usage, "gRPC always runs over HTTP/2: --http 1.1 applies to REST only."),
+            "1.1" => HttpVersion.Version11,
+            _ => null,
+        };
         return new ClientSettings(
-            server,
-            parse.GetValue(Protocol)!,
-            parse.GetValue(Http),
+            string.IsNullOrEmpty(text) ? null : ParseServer(text),
+            protocol,
+            http,
             string.IsNullOrEmpty(apiKey) ? null : apiKey,
             parse.GetValue(Quiet));
     }

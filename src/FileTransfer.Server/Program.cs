@@ -1,6 +1,6 @@
 using FileTransfer.Server.Hosting;
 
-var builder = WebApplication.CreateBuilder(args);
+var builder = FileTransferHost.CreateBuilder(args);
 builder.AddFileTransfer();
 
 var app = builder.Build();

@@ -92,12 +92,33 @@ public sealed class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task Grpc_Exits_9_With_A_Clear_Message()
+    public async Task Ls_And_Info_Print_The_Same_Over_Grpc_As_Over_Rest()
     {
-        var result = await Tool.RunAsync("download", "a.bin", "-o", _local.PathOf("a.bin"), "--server", Http2, "--protocol", "grpc");
+        _server.Storage.WriteRandom("same/a.txt", 12);
+        _server.Storage.WriteRandom("same/b c.bin", 123_456);
 
-        Assert.Equal(9, result.ExitCode);
-        Assert.Contains("gRPC is not available in this build", result.Error, StringComparison.Ordinal);
+        var restLs = await Tool.RunAsync("ls", "same/", "--server", Http1);
+        var grpcLs = await Tool.RunAsync("ls", "same/", "--server", Http2, "--protocol", "grpc");
+        var restJson = await Tool.RunAsync("ls", "same/", "--json", "--server", Http1);
+        var grpcJson = await Tool.RunAsync("ls", "same/", "--json", "--server", Http2, "--protocol", "grpc");
+        var restInfo = await Tool.RunAsync("info", "same/b c.bin", "--server", Http1);
+        var grpcInfo = await Tool.RunAsync("info", "same/b c.bin", "--server", Http2, "--protocol", "grpc");
+
+        Assert.True(grpcLs.ExitCode == 0, grpcLs.ToString());
+        Assert.Equal(restLs.Output, grpcLs.Output);
+        Assert.Equal(NormalizeTimes(restJson.Output), NormalizeTimes(grpcJson.Output));
+        Assert.Contains("\"name\":\"same/b c.bin\"", grpcJson.Output, StringComparison.Ordinal);
+        Assert.Equal(InfoWithoutTransport(restInfo.Output), InfoWithoutTransport(grpcInfo.Output));
+        Assert.Contains("protocol: grpc\nhttp-version: 2.0", grpcInfo.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Grpc_To_A_Port_Without_Http2_Exits_9_And_Names_The_Grpc_Port()
+    {
+        var result = await Tool.RunAsync("download", "a.bin", "-o", _local.PathOf("a.bin"), "--server", Http1, "--protocol", "grpc");
+
+        Assert.True(result.ExitCode == 9, result.ToString());
+        Assert.Contains("does not speak gRPC on this port", result.Error, StringComparison.Ordinal);
         Assert.Empty(_local.Files());
     }
 
@@ -179,6 +200,13 @@ public sealed class CommandTests : IDisposable
     }
 
     private string Http2 => _server.AddressOf(HttpProtocols.Http2).ToString();
+
+    // REST times carry the file system's ticks, gRPC's Timestamp nanoseconds: the same instant, written differently.
+    private static string NormalizeTimes(string json) =>
+        System.Text.RegularExpressions.Regex.Replace(json, "\"lastModified\":\"[^\"]+\"", m => m.Value[..35]);
+
+    private static string InfoWithoutTransport(string info) =>
+        string.Join('\n', info.Split('\n').Where(l => !l.StartsWith("protocol:", StringComparison.Ordinal) && !l.StartsWith("http-version:", StringComparison.Ordinal)));
 
     public void Dispose()
     {

@@ -76,6 +76,26 @@ public sealed class ProcessTests : IAsyncLifetime
         Assert.Equal(source, await File.ReadAllBytesAsync(_serverStorage.PathOf("photos/photo.jpg"), TestTimeout.Token));
     }
 
+    [Fact]
+    public async Task Upload_And_Download_Over_Grpc_With_The_Documented_Command_Line()
+    {
+        var source = _local.WriteRandom("big.bin", 1_500_000);
+        var environment = new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = ExternalTool.ApiKey };
+        var server = _server.Http2.ToString();
+
+        var upload = await Tool.RunProcessAsync(_local.RootPath, environment,
+            "upload", "./big.bin", "videos/big.bin", "--server", server, "--protocol", "grpc", "--chunk-size", "256KiB");
+        var download = await Tool.RunProcessAsync(_local.RootPath, environment,
+            "download", "videos/big.bin", "-o", "./copy.bin", "--server", server, "--protocol", "grpc");
+
+        Assert.True(upload.ExitCode == 0, upload.ToString());
+        Assert.True(download.ExitCode == 0, download.ToString());
+        Assert.Equal(source, await File.ReadAllBytesAsync(_serverStorage.PathOf("videos/big.bin"), TestTimeout.Token));
+        Assert.Equal(source, await File.ReadAllBytesAsync(_local.PathOf("copy.bin"), TestTimeout.Token));
+        Assert.Contains("big.bin: 1.4 MiB done in", download.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain('\u001b', download.Error);
+    }
+
     public async Task DisposeAsync()
     {
         await _server.DisposeAsync();

@@ -1,6 +1,6 @@
 using System.CommandLine;
-using FileTransfer.Cli.Http;
 using FileTransfer.Cli.Progress;
+using FileTransfer.Client;
 
 namespace FileTransfer.Cli.Commands;
 
@@ -15,25 +15,6 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
 
     public ITransferProgress Progress => ITransferProgress.For(Console, Settings.Quiet);
 
-    public RemoteFile Resolve(string nameOrUrl) => RemoteFile.Resolve(nameOrUrl, Settings.Server);
-
-    /// <summary>A request without a body to <paramref name="file"/>; an error status becomes its <see cref="CliException"/>.</summary>
-    public async Task<HttpResponseMessage> SendAsync(HttpClient client, HttpMethod method, RemoteFile file, CancellationToken cancellationToken)
-    {
-        using var request = RestClient.Request(method, file, Settings);
-        var response = await Network.SendAsync(client, request, cancellationToken);
-        try
-        {
-            await ResponseErrors.EnsureSuccessAsync(response, file.Name, cancellationToken);
-            return response;
-        }
-        catch
-        {
-            response.Dispose();
-            throw;
-        }
-    }
-
     /// <summary>A line on standard error unless <c>--quiet</c>.</summary>
     public void Note(string message)
     {
@@ -44,8 +25,8 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
     }
 
     /// <summary>
-    /// Wraps a command body: parses the global options, refuses gRPC, and maps every failure to
-    /// its message and exit code (README "Exit codes").
+    /// Wraps a command body: parses the global options and maps every failure to its message and
+    /// exit code (README "Exit codes"), the same for REST and gRPC.
     /// </summary>
     public static Func<ParseResult, CancellationToken, Task<int>> Action(
         GlobalOptions globals, CliConsole console, Func<CommandContext, CancellationToken, Task> body) =>
@@ -54,7 +35,6 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
             try
             {
                 var settings = globals.Read(parse);
-                settings.EnsureRest();
                 await body(new CommandContext(parse, settings, console), cancellationToken);
                 return ExitCodes.Ok;
             }
@@ -62,6 +42,11 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
             {
                 await console.Error.WriteLineAsync($"filetransfer: {e.Message}");
                 return e.ExitCode;
+            }
+            catch (FileTransferException e)
+            {
+                await console.Error.WriteLineAsync($"filetransfer: {e.Message}{Hint(e)}");
+                return ExitCodes.For(e.Kind);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -74,5 +59,18 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
                 await console.Error.WriteLineAsync($"filetransfer: {e.Message}");
                 return ExitCodes.Other;
             }
+            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            {
+                // Never a silent exit: whatever was not foreseen is still reported.
+                await console.Error.WriteLineAsync($"filetransfer: unexpected {e.GetType().Name}: {e.Message}");
+                return ExitCodes.Other;
+            }
         };
+
+    private static string Hint(FileTransferException e) => e.Kind switch
+    {
+        FileTransferErrorKind.Unauthenticated => $" Pass --api-key KEY, set ${GlobalOptions.ApiKeyVariable}, or use a valid signed link.",
+        FileTransferErrorKind.RateLimited when e.RetryAfter is { } delay => $" Retry after {Math.Ceiling(delay.TotalSeconds)} s.",
+        _ => string.Empty,
+    };
 }

@@ -1,7 +1,6 @@
 using System.CommandLine;
-using FileTransfer.Cli.Http;
 using FileTransfer.Cli.Progress;
-using FileTransfer.Cli.Transfers;
+using FileTransfer.Client;
 
 namespace FileTransfer.Cli.Commands;
 
@@ -9,22 +8,47 @@ internal static class DownloadCommand
 {
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
-        var name = new Argument<string>("name") { Description = "File name on the server (e.g. videos/big.bin), or a full URL such as a signed link" };
+        var name = new Argument<string>("name") { Description = "File name on the server (e.g. videos/big.bin), or a full URL such as a signed link (REST)" };
         var output = new Option<string?>("--output", "-o")
         {
             Description = "Where to write the file (default: its name in the current folder; an existing folder keeps the name)",
         };
-        var command = new Command("download", "Download a file; resumes PATH.part, verifies the SHA-256 from Repr-Digest") { name, output };
+        var command = new Command("download", "Download a file; resumes PATH.part, verifies the SHA-256 the server announces") { name, output };
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            var file = context.Resolve(context.Parse.GetValue(name)!);
-            var part = new PartialFile(OutputPath(context.Parse.GetValue(output), file.FileName));
-            using var client = RestClient.Create();
-            var downloader = new Downloader(client, context.Settings, console.Error);
-            var result = await context.Progress.RunAsync(progress => downloader.RunAsync(file, part, progress, cancellationToken));
+            var remote = context.Parse.GetValue(name)!;
+            var path = OutputPath(context.Parse.GetValue(output), FileTransferClient.GetFileName(remote));
+            using var client = context.Settings.CreateClient();
+            var result = await context.Progress.RunAsync(progress =>
+                client.DownloadToFileAsync(remote, path, new ProgressReporter(progress), cancellationToken));
+
+            var part = result.Path + ".part";
+            if (result.Restarted == DownloadRestartReason.FileChanged)
+            {
+                context.Note($"The file changed on the server since {part} was written; it was downloaded again from the start.");
+            }
+            else if (result.Restarted == DownloadRestartReason.PartLongerThanFile)
+            {
+                context.Note($"{part} was longer than the file on the server; it was downloaded again from the start.");
+            }
+            else if (result.ResumedWithoutETag)
+            {
+                context.Note($"{part} had no recorded ETag; it was resumed relying on the digest check.");
+            }
+
+            if (result.Retries > 0)
+            {
+                context.Note($"The connection dropped; the download was resumed where it stopped ({result.Retries} retries).");
+            }
+
+            if (!result.Verified)
+            {
+                context.Note("The server announced no SHA-256; the download was not verified.");
+            }
+
             var resumed = result.ResumedAt > 0 ? $", resumed at byte {result.ResumedAt}" : string.Empty;
             var verified = result.Verified ? "verified" : "not verified";
-            context.Note($"Downloaded {file.Name} to {result.Path} ({Sizes.Format(result.Size)}{resumed}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {verified})");
+            context.Note($"Downloaded {result.File.Name} to {result.Path} ({Sizes.Format(result.Length)}{resumed}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {verified})");
         }));
         return command;
     }

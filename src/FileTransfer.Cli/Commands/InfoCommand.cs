@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Globalization;
-using FileTransfer.Cli.Http;
 
 namespace FileTransfer.Cli.Commands;
 
@@ -8,24 +7,21 @@ internal static class InfoCommand
 {
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
-        var name = new Argument<string>("name") { Description = "File name on the server, or a full URL" };
-        var command = new Command("info", "Show a file's size, type, modification time, ETag and SHA-256 (HEAD request)") { name };
+        var name = new Argument<string>("name") { Description = "File name on the server, or a full URL (REST)" };
+        var command = new Command("info", "Show a file's size, type, modification time, ETag and SHA-256 (REST HEAD, gRPC GetFileInfo)") { name };
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            var file = context.Resolve(context.Parse.GetValue(name)!);
-            using var client = RestClient.Create();
-            using var response = await context.SendAsync(client, HttpMethod.Head, file, cancellationToken);
-
-            var content = response.Content.Headers;
-            var sha256 = Digests.ReadSha256(response, Digests.ReprDigest);
+            using var client = context.Settings.CreateClient();
+            var file = await client.GetInfoAsync(context.Parse.GetValue(name)!, cancellationToken);
             await console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"""
                 name: {file.Name}
-                size: {content.ContentLength}
-                content-type: {content.ContentType}
-                last-modified: {content.LastModified?.UtcDateTime:yyyy-MM-ddTHH:mm:ssZ}
-                etag: {response.Headers.ETag}
-                sha-256: {(sha256 is null ? "(not announced)" : Digests.Hex(sha256))}
-                http-version: {response.Version}
+                size: {file.Size}
+                content-type: {file.ContentType}
+                last-modified: {file.LastModified?.UtcDateTime:yyyy-MM-ddTHH:mm:ssZ}
+                etag: {file.ETag}
+                sha-256: {(file.Sha256 is null ? "(not announced)" : Convert.ToHexStringLower(file.Sha256))}
+                protocol: {(client.Protocol == Client.FileTransferProtocol.Grpc ? "grpc" : "rest")}
+                http-version: {file.HttpVersion}
                 """));
         }));
         return command;

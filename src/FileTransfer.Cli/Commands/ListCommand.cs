@@ -1,41 +1,56 @@
 using System.CommandLine;
 using System.Globalization;
-using System.Net.Http.Json;
-using FileTransfer.Cli.Http;
+using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace FileTransfer.Cli.Commands;
 
 internal static class ListCommand
 {
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull };
+
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
         var prefix = new Argument<string?>("prefix") { Description = "Only names starting with this, e.g. videos/", Arity = ArgumentArity.ZeroOrOne };
-        var json = new Option<bool>("--json") { Description = "Print the server's JSON as it is" };
+        var json = new Option<bool>("--json") { Description = "A JSON array in the REST listing's shape: name, size, contentType, lastModified, eTag" };
         var command = new Command("ls", "List files: size in bytes, last modified (UTC), name") { prefix, json };
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            var url = RemoteFile.ListUrl(context.Settings.Server, context.Parse.GetValue(prefix));
-            using var client = RestClient.Create();
-            using var request = RestClient.Request(HttpMethod.Get, url, context.Settings.HttpVersion, context.Settings.ApiKey);
-            using var response = await Network.SendAsync(client, request, cancellationToken);
-            await ResponseErrors.EnsureSuccessAsync(response, "api/files", cancellationToken);
+            using var client = context.Settings.CreateClient();
+            var files = client.ListAsync(context.Parse.GetValue(prefix), cancellationToken);
             if (context.Parse.GetValue(json))
             {
-                await console.Out.WriteLineAsync(await response.Content.ReadAsStringAsync(cancellationToken));
+                // Written as the pages arrive (gRPC follows next_page_token to the end).
+                await console.Out.WriteAsync('[');
+                var first = true;
+                await foreach (var file in files)
+                {
+                    await console.Out.WriteAsync((first ? string.Empty : ",") + JsonSerializer.Serialize(
+                        new Entry(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag), Json));
+                    first = false;
+                }
+
+                await console.Out.WriteLineAsync(']');
                 return;
             }
 
             // One line per file, columns separated by two spaces, the name last so that it may contain spaces.
-            var files = await response.Content.ReadFromJsonAsync<List<Entry>>(cancellationToken) ?? [];
-            var width = files.Count == 0 ? 1 : files.Max(f => f.Size.ToString(CultureInfo.InvariantCulture).Length);
-            foreach (var file in files)
+            // The size column is as wide as the largest size, so the listing is read before it is printed.
+            var lines = new List<(string Size, DateTimeOffset? Time, string Name)>();
+            await foreach (var file in files)
+            {
+                lines.Add((file.Size.ToString(CultureInfo.InvariantCulture), file.LastModified, file.Name));
+            }
+
+            var width = lines.Count == 0 ? 1 : lines.Max(l => l.Size.Length);
+            foreach (var (size, time, name) in lines)
             {
                 await console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"{file.Size.ToString(CultureInfo.InvariantCulture).PadLeft(width)}  {file.LastModified.UtcDateTime:yyyy-MM-ddTHH:mm:ssZ}  {file.Name}"));
+                    $"{size.PadLeft(width)}  {time?.UtcDateTime:yyyy-MM-ddTHH:mm:ssZ}  {name}"));
             }
         }));
         return command;
     }
 
-    private sealed record Entry(string Name, long Size, DateTimeOffset LastModified);
+    private sealed record Entry(string Name, long Size, string? ContentType, DateTimeOffset? LastModified, string? ETag);
 }

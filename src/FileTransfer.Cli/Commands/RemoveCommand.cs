@@ -1,5 +1,4 @@
 using System.CommandLine;
-using FileTransfer.Cli.Http;
 
 namespace FileTransfer.Cli.Commands;
 
@@ -7,14 +6,18 @@ internal static class RemoveCommand
 {
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
-        var name = new Argument<string>("name") { Description = "File name on the server, or a full URL such as a signed delete link" };
-        var command = new Command("rm", "Delete a file") { name };
+        var name = new Argument<string>("name") { Description = "File name on the server, or a full URL such as a signed delete link (REST)" };
+        var ifMatch = new Option<string?>("--if-match")
+        {
+            Description = "Delete only the version with this ETag (quotes included, as info prints it); exit code 8 if the file changed",
+        };
+        var command = new Command("rm", "Delete a file") { name, ifMatch };
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            var file = context.Resolve(context.Parse.GetValue(name)!);
-            using var client = RestClient.Create();
-            using var response = await context.SendAsync(client, HttpMethod.Delete, file, cancellationToken);
-            context.Note($"Deleted {file.Name}");
+            var file = context.Parse.GetValue(name)!;
+            using var client = context.Settings.CreateClient();
+            await client.DeleteAsync(file, context.Parse.GetValue(ifMatch), cancellationToken);
+            context.Note($"Deleted {file}");
         }));
         return command;
     }

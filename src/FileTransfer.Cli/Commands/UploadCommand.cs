@@ -1,23 +1,35 @@
 using System.CommandLine;
-using FileTransfer.Cli.Http;
+using System.Globalization;
+using System.Text.RegularExpressions;
 using FileTransfer.Cli.Progress;
-using FileTransfer.Cli.Transfers;
+using FileTransfer.Client;
 
 namespace FileTransfer.Cli.Commands;
 
-internal static class UploadCommand
+internal static partial class UploadCommand
 {
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
         var path = new Argument<FileInfo>("path") { Description = "Local file to upload" };
         var name = new Argument<string?>("name")
         {
-            Description = "Name on the server (default: the local file name), or a full URL such as a signed write link",
+            Description = "Name on the server (default: the local file name), or a full URL such as a signed write link (REST)",
             Arity = ArgumentArity.ZeroOrOne,
         };
         var overwrite = new Option<bool>("--overwrite") { Description = "Replace an existing file (the default)" };
-        var noOverwrite = new Option<bool>("--no-overwrite") { Description = "Fail with exit code 8 if the file exists (sends If-None-Match: *)" };
-        var command = new Command("upload", "Upload a file, streamed, with its SHA-256 in Content-Digest") { path, name, overwrite, noOverwrite };
+        var noOverwrite = new Option<bool>("--no-overwrite")
+        {
+            Description = "Fail with exit code 8 if the file exists (REST If-None-Match: *, gRPC overwrite = false)",
+        };
+        var chunkSize = new Option<int?>("--chunk-size")
+        {
+            Description = "Bytes per gRPC upload message (REST: per read of the file), e.g. 65536, 256KiB, 1MiB; 1 B to 4 MiB (default 64 KiB)",
+            CustomParser = ParseChunkSize,
+        };
+        var command = new Command("upload", "Upload a file, streamed, with its SHA-256 so that the server verifies it before it commits")
+        {
+            path, name, overwrite, noOverwrite, chunkSize,
+        };
         command.Validators.Add(result =>
         {
             if (result.GetValue(overwrite) && result.GetValue(noOverwrite))
@@ -28,14 +40,44 @@ internal static class UploadCommand
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var local = context.Parse.GetValue(path)!;
-            var target = context.Resolve(context.Parse.GetValue(name) ?? local.Name);
-            using var client = RestClient.Create();
-            var uploader = new Uploader(client, context.Settings);
+            if (!local.Exists)
+            {
+                throw new CliException(ExitCodes.NotFound, $"There is no local file '{local.FullName}'.");
+            }
+
+            var target = context.Parse.GetValue(name) ?? local.Name;
+            using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));
+            var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite) };
             var result = await context.Progress.RunAsync(progress =>
-                uploader.RunAsync(local.FullName, target, context.Parse.GetValue(noOverwrite), progress, cancellationToken));
-            var what = result.Created ? "created" : "replaced";
-            context.Note($"Uploaded {local.Name} as {result.Name} ({Sizes.Format(result.Size)}, {what}; sha-256 {result.Sha256} verified by the server)");
+                client.UploadFileAsync(local.FullName, target, options, new ProgressReporter(progress), cancellationToken));
+            var what = result.Created switch { true => "created", false => "replaced", null => "stored" };
+            var check = result.VerifiedBeforeCommit ? "verified by the server" : "compared after the upload";
+            context.Note($"Uploaded {local.Name} as {result.File.Name} ({Sizes.Format(result.File.Size)}, {what}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {check})");
         }));
         return command;
     }
+
+    private static int? ParseChunkSize(System.CommandLine.Parsing.ArgumentResult result)
+    {
+        var text = result.Tokens.Count == 0 ? string.Empty : result.Tokens[0].Value;
+        var match = ChunkSizePattern().Match(text);
+        if (!match.Success || !long.TryParse(match.Groups["n"].Value, NumberStyles.None, CultureInfo.InvariantCulture, out var number))
+        {
+            result.AddError($"--chunk-size must be a number of bytes, optionally with KiB or MiB (e.g. 65536, 256KiB, 1MiB), not '{text}'.");
+            return null;
+        }
+
+        var unit = match.Groups["unit"].Value.ToUpperInvariant();
+        var bytes = number * (unit.StartsWith('M') ? 1024 * 1024 : unit.StartsWith('K') ? 1024 : 1);
+        if (bytes is < 1 or > FileTransferClientOptions.MaxUploadChunkSize)
+        {
+            result.AddError($"--chunk-size must be between 1 B and 4 MiB, not {text}.");
+            return null;
+        }
+
+        return (int)bytes;
+    }
+
+    [GeneratedRegex(@"^(?<n>\d{1,10})\s*(?<unit>|B|K|KB|KiB|M|MB|MiB)$", RegexOptions.IgnoreCase)]
+    private static partial Regex ChunkSizePattern();
 }

@@ -12,16 +12,18 @@ internal interface ITransferProgress
     /// <summary>Creates the display that fits the console.</summary>
     public static ITransferProgress For(CliConsole console, bool quiet) =>
         quiet ? QuietProgress.Instance
-        : console.Interactive ? new LiveProgress(console.CreateAnsiConsole())
+        : console.Interactive ? new LiveProgress(console.CreateAnsiConsole(), TimeProvider.System)
         : new PlainProgress(console.Error, TimeProvider.System);
 }
 
 /// <summary>One phase of a transfer.</summary>
 internal interface IProgressLine
 {
-    void Add(long bytes);
+    /// <summary>Bytes done so far, in total; a smaller value than before means the phase started over.</summary>
+    void Set(long done);
 
-    void Complete();
+    /// <summary>The phase finished with <paramref name="done"/> bytes: the line stops changing.</summary>
+    void Complete(long done);
 }
 
 internal sealed class QuietProgress : ITransferProgress, IProgressLine
@@ -32,11 +34,11 @@ internal sealed class QuietProgress : ITransferProgress, IProgressLine
 
     public IProgressLine Start(string description, long? total, long done = 0) => this;
 
-    public void Add(long bytes)
+    public void Set(long done)
     {
     }
 
-    public void Complete()
+    public void Complete(long done)
     {
     }
 }

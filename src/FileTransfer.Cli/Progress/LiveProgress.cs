@@ -2,8 +2,13 @@ using Spectre.Console;
 
 namespace FileTransfer.Cli.Progress;
 
-/// <summary>Spectre.Console's live display on a terminal: bar, bytes, rate and ETA.</summary>
-internal sealed class LiveProgress(IAnsiConsole console) : ITransferProgress
+/// <summary>
+/// Spectre.Console's live display on a terminal: description, bar, percentage, then the tool's
+/// own columns for bytes (KiB/MiB/GiB), rate and time left, which stop changing once a line is
+/// complete (Spectre's own transfer columns label binary sizes "MB" and keep recomputing the rate
+/// of a finished task as time passes).
+/// </summary>
+internal sealed class LiveProgress(IAnsiConsole console, TimeProvider time) : ITransferProgress
 {
     private ProgressContext? _context;
 
@@ -11,13 +16,7 @@ internal sealed class LiveProgress(IAnsiConsole console) : ITransferProgress
         console.Progress()
             .AutoClear(false)
             .HideCompleted(false)
-            .Columns(
-                new TaskDescriptionColumn(),
-                new ProgressBarColumn(),
-                new PercentageColumn(),
-                new DownloadedColumn(),
-                new TransferSpeedColumn(),
-                new RemainingTimeColumn())
+            .Columns(Columns)
             .StartAsync(async context =>
             {
                 _context = context;
@@ -31,6 +30,16 @@ internal sealed class LiveProgress(IAnsiConsole console) : ITransferProgress
                 }
             });
 
+    public static ProgressColumn[] Columns =>
+    [
+        new TaskDescriptionColumn(),
+        new ProgressBarColumn(),
+        new PercentageColumn(),
+        new MeterColumns.Bytes(),
+        new MeterColumns.Rate(),
+        new MeterColumns.Remaining(),
+    ];
+
     public IProgressLine Start(string description, long? total, long done = 0)
     {
         if (_context is null)
@@ -39,19 +48,35 @@ internal sealed class LiveProgress(IAnsiConsole console) : ITransferProgress
         }
 
         var task = _context.AddTask(Markup.Escape(description), autoStart: true, maxValue: Math.Max(total ?? 1, 1));
-        task.IsIndeterminate = total is null;
-        task.Value = done;
-        return new Line(task);
+        return new Line(task, new TransferMeter(time, total, done));
     }
 
-    private sealed class Line(ProgressTask task) : IProgressLine
+    /// <summary>Drives one Spectre task from a <see cref="TransferMeter"/> the columns read.</summary>
+    internal sealed class Line : IProgressLine
     {
-        public void Add(long bytes) => task.Increment(bytes);
+        private readonly ProgressTask _task;
+        private readonly TransferMeter _meter;
 
-        public void Complete()
+        public Line(ProgressTask task, TransferMeter meter)
         {
-            task.Value = task.MaxValue;
-            task.StopTask();
+            _task = task;
+            _meter = meter;
+            task.IsIndeterminate = meter.Total is null;
+            MeterColumns.Attach(task, meter);
+            task.Value = meter.Done;
+        }
+
+        public void Set(long done)
+        {
+            _meter.Set(done);
+            _task.Value = done;
+        }
+
+        public void Complete(long done)
+        {
+            _meter.Complete(done);
+            _task.Value = _task.MaxValue;
+            _task.StopTask();
         }
     }
 }

@@ -13,41 +13,42 @@ internal sealed class PlainProgress(TextWriter output, TimeProvider time) : ITra
     public Task<T> RunAsync<T>(Func<ITransferProgress, Task<T>> work) => work(this);
 
     public IProgressLine Start(string description, long? total, long done = 0) =>
-        new Line(output, time, description, total, done);
+        new Line(output, time, description, new TransferMeter(time, total, done));
 
-    private sealed class Line(TextWriter output, TimeProvider time, string description, long? total, long done) : IProgressLine
+    private sealed class Line(TextWriter output, TimeProvider time, string description, TransferMeter meter) : IProgressLine
     {
-        private readonly long _resumedAt = done;
-        private long _done = done;
-        private readonly long? _total = total;
-        private readonly long _startedAt = time.GetTimestamp();
         private long _lastPrintedAt = time.GetTimestamp();
 
-        public void Add(long bytes)
+        public void Set(long done)
         {
-            _done += bytes;
+            meter.Set(done);
             if (time.GetElapsedTime(_lastPrintedAt) >= Interval)
             {
                 _lastPrintedAt = time.GetTimestamp();
-                output.WriteLine(Describe(final: false));
+                output.WriteLine(Describe());
             }
         }
 
-        public void Complete() => output.WriteLine(Describe(final: true));
-
-        private string Describe(bool final)
+        public void Complete(long done)
         {
-            var elapsed = time.GetElapsedTime(_startedAt);
-            var rate = elapsed.TotalSeconds > 0 ? (_done - _resumedAt) / elapsed.TotalSeconds : 0;
-            if (final)
+            if (!meter.IsComplete)
+            {
+                meter.Complete(done);
+                output.WriteLine(Describe());
+            }
+        }
+
+        private string Describe()
+        {
+            if (meter.IsComplete)
             {
                 return string.Create(CultureInfo.InvariantCulture,
-                    $"{description}: {Sizes.Format(_done)} done in {elapsed.TotalSeconds:0.0} s ({Sizes.Format((long)rate)}/s)");
+                    $"{description}: {Sizes.Format(meter.Done)} done in {meter.Elapsed.TotalSeconds:0.0} s ({Sizes.Format((long)meter.Rate)}/s)");
             }
 
-            var of = _total is { } t ? $" / {Sizes.Format(t)} ({100.0 * _done / Math.Max(t, 1):0}%)" : string.Empty;
-            var eta = _total is { } all && rate > 0 ? $", ETA {TimeSpan.FromSeconds(Math.Ceiling((all - _done) / rate)):c}" : string.Empty;
-            return string.Create(CultureInfo.InvariantCulture, $"{description}: {Sizes.Format(_done)}{of}, {Sizes.Format((long)rate)}/s{eta}");
+            var of = meter.Total is { } t ? $" / {Sizes.Format(t)} ({100.0 * meter.Done / Math.Max(t, 1):0}%)" : string.Empty;
+            var eta = meter.Remaining is { } left ? $", ETA {left:c}" : string.Empty;
+            return string.Create(CultureInfo.InvariantCulture, $"{description}: {Sizes.Format(meter.Done)}{of}, {Sizes.Format((long)meter.Rate)}/s{eta}");
         }
     }
 }

@@ -40,7 +40,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
 
         var root = app.Services.GetRequiredService<StorageRoot>();
         var endpoints = app.Services.GetRequiredService<ListeningEndpoints>();
-        app.Lifetime.ApplicationStarted.Register(() => Log.Started(app.Logger, root.FullPath, endpoints));
+        app.Lifetime.ApplicationStarted.Register(() => Log.Started(app.Logger, root.FullPath, endpoints, app.Services.GetRequiredService<ConnectionGate>()));
         return app;
     }
 }

@@ -3,12 +3,7 @@ using FileTransfer.Server.Grpc;
 using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Storage;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
-using Microsoft.Extensions.DependencyInjection.Extensions;
-using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -35,14 +30,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton(TimeProvider.System);
         services.AddHostedService<StaleUploadSweeper>();
 
-        var endpoints = new ListeningEndpoints();
-        services.AddSingleton(endpoints);
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.ConfigureEndpointDefaults(endpoints.Add));
-        services.AddSingleton<KestrelTuning>();
-        services.AddSingleton<IConfigureOptions<KestrelServerOptions>>(sp => sp.GetRequiredService<KestrelTuning>());
-        services.AddSingleton<IConfigureOptions<SocketTransportOptions>>(sp => sp.GetRequiredService<KestrelTuning>());
-        services.RemoveAll<IMemoryPoolFactory<byte>>();
-        services.AddSingleton<IMemoryPoolFactory<byte>, TransferMemoryPoolFactory>();
+        services.AddKestrelTuning();
         services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddRuntimeEndpoint();
 

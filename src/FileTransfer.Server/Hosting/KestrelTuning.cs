@@ -5,15 +5,70 @@ using Microsoft.Extensions.Options;
 namespace FileTransfer.Server.Hosting;
 
 /// <summary>
-/// The product's Kestrel defaults for moving large files, each one measured (benchmarks/RESULTS.md).
-/// Configuration under <c>Kestrel:Limits</c> and <c>Kestrel:Sockets</c> is bound after them, so an
-/// operator can still override any of them.
+/// The one place the product configures Kestrel, in this order:
+/// <list type="number">
+/// <item>product defaults, each one measured (benchmarks/RESULTS.md) or derived (the connection cap, <see cref="DescriptorBudget"/>);</item>
+/// <item>the <c>Connections</c> section (<see cref="ConnectionLimitsOptions"/>);</item>
+/// <item><c>Kestrel:Limits</c> and <c>Kestrel:Sockets</c> from configuration, bound as post-configuration, so they win
+/// over the above and over any other registration that configures Kestrel, whenever it was made.</item>
+/// </list>
+/// The request body limit is the exception: it stays Kestrel's default, and the upload actions lift
+/// it per request (Rest/RestUploads.AllowBodyOf), which no server-wide option can express.
 /// </summary>
-internal sealed class KestrelTuning(IConfiguration configuration) : IConfigureOptions<KestrelServerOptions>, IConfigureOptions<SocketTransportOptions>
+internal sealed class KestrelTuning(
+    IConfiguration configuration,
+    IOptions<ConnectionLimitsOptions> connections,
+    DescriptorBudget descriptors,
+    ListeningEndpoints endpoints,
+    ILogger<FirstByteTimeout> firstByteLogger)
+    : IConfigureOptions<KestrelServerOptions>, IPostConfigureOptions<KestrelServerOptions>,
+      IConfigureOptions<SocketTransportOptions>, IPostConfigureOptions<SocketTransportOptions>
 {
+    public const string LimitsSection = "Kestrel:Limits";
+    public const string SocketsSection = "Kestrel:Sockets";
+
     public void Configure(KestrelServerOptions options)
     {
-        configuration.GetSection("Kestrel:Limits").Bind(options.Limits);
+        var settings = connections.Value;
+        var limits = options.Limits;
+        limits.KeepAliveTimeout = settings.KeepAliveTimeout;
+        limits.RequestHeadersTimeout = settings.RequestHeadersTimeout;
+        var rate = settings.MinDataRateBytesPerSecond > 0 ? new MinDataRate(settings.MinDataRateBytesPerSecond, settings.MinDataRateGracePeriod) : null;
+        limits.MinRequestBodyDataRate = rate;
+        limits.MinResponseDataRate = rate;
+        limits.MaxConcurrentConnections = settings.MaxConnections switch
+        {
+            null => descriptors.DerivedCap,
+            0 => null,
+            var configured => configured,
+        };
+
+        // Kestrel keeps one endpoint-defaults callback (a second call replaces the first), so this is its only caller.
+        var firstByte = new FirstByteTimeout(settings.FirstByteTimeout, firstByteLogger);
+        options.ConfigureEndpointDefaults(listen =>
+        {
+            endpoints.Add(listen);
+            listen.Use(firstByte.Wrap);
+        });
+    }
+
+    public void PostConfigure(string? name, KestrelServerOptions options)
+    {
+        var section = configuration.GetSection(LimitsSection);
+
+        // MinDataRate has no setters: bound onto the product's instance it would stay as it is, so a
+        // configured rate replaces it (the binder then builds it through its constructor).
+        if (section.GetSection(nameof(KestrelServerLimits.MinRequestBodyDataRate)).Exists())
+        {
+            options.Limits.MinRequestBodyDataRate = null;
+        }
+
+        if (section.GetSection(nameof(KestrelServerLimits.MinResponseDataRate)).Exists())
+        {
+            options.Limits.MinResponseDataRate = null;
+        }
+
+        section.Bind(options.Limits);
     }
 
     public void Configure(SocketTransportOptions options)
@@ -24,6 +79,8 @@ internal sealed class KestrelTuning(IConfiguration configuration) : IConfigureOp
         // allocations 4.9 -> 3.6 MB/GiB, HTTP/1.1 1.7 -> 0.5 MB/GiB, HTTP/2 throughput +11%.
         // Cost: at most 1 MiB more buffered per connection that is sending faster than its peer reads.
         options.MaxWriteBufferSize = 1024 * 1024;
-        configuration.GetSection("Kestrel:Sockets").Bind(options);
     }
+
+    public void PostConfigure(string? name, SocketTransportOptions options) =>
+        configuration.GetSection(SocketsSection).Bind(options);
 }

@@ -3,7 +3,6 @@ using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.AspNetCore.RateLimiting;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -22,7 +21,6 @@ internal static class SecurityRegistration
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsValidator>();
         services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
-        services.AddOptions<ConnectionLimitsOptions>().BindConfiguration(ConnectionLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
 
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<ApiKeyStore>();
@@ -50,16 +48,6 @@ internal static class SecurityRegistration
         });
         services.AddOptions<RateLimiterOptions>()
             .Configure<IOptions<RateLimitOptions>>((options, limits) => options.GlobalLimiter = RateLimiting.Create(limits.Value));
-
-        services.AddOptions<KestrelServerOptions>().Configure<IOptions<ConnectionLimitsOptions>>((kestrel, connections) =>
-        {
-            var limits = connections.Value;
-            kestrel.Limits.KeepAliveTimeout = limits.KeepAliveTimeout;
-            kestrel.Limits.RequestHeadersTimeout = limits.RequestHeadersTimeout;
-            var rate = limits.MinDataRateBytesPerSecond > 0 ? new MinDataRate(limits.MinDataRateBytesPerSecond, limits.MinDataRateGracePeriod) : null;
-            kestrel.Limits.MinRequestBodyDataRate = rate;
-            kestrel.Limits.MinResponseDataRate = rate;
-        });
         return builder;
     }
 

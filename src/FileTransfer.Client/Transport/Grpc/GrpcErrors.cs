@@ -1,0 +1,125 @@
+using System.Globalization;
+using System.Text;
+using Google.Rpc;
+using Grpc.Core;
+
+namespace FileTransfer.Client.Transport.Grpc;
+
+/// <summary>
+/// gRPC status codes to the error kinds REST statuses map to (gRPC status codes,
+/// grpc/doc/statuscodes.md), so that both protocols fail the same way.
+/// </summary>
+internal static class GrpcErrors
+{
+    /// <summary>The trailer a rate-limited call carries: how long to wait, in milliseconds (gRPC A6 retry push-back).</summary>
+    public const string PushbackTrailer = "grpc-retry-pushback-ms";
+
+    public static FileTransferException Map(RpcException e, string name, Uri address)
+    {
+        var status = Name(e.StatusCode);
+        var reason = ReasonOf(e);
+        var detail = string.IsNullOrEmpty(e.Status.Detail) ? null : e.Status.Detail;
+        var text = detail ?? "no details";
+        var authority = address.GetLeftPart(UriPartial.Authority);
+        var (kind, message) = e.StatusCode switch
+        {
+            StatusCode.InvalidArgument => (FileTransferErrorKind.InvalidRequest, $"The server refused the request for '{name}' ({status}): {text}"),
+            StatusCode.Unauthenticated => (FileTransferErrorKind.Unauthenticated, $"Not authorized ({status}): {text}"),
+            StatusCode.PermissionDenied => (FileTransferErrorKind.PermissionDenied, $"Forbidden ({status}): {text}"),
+            StatusCode.NotFound => (FileTransferErrorKind.NotFound, $"Not found ({status}): {text}"),
+            StatusCode.AlreadyExists => (FileTransferErrorKind.AlreadyExists, $"'{name}' already exists ({status}): {text}"),
+            StatusCode.FailedPrecondition when reason == "NAME_CONFLICT" => (FileTransferErrorKind.Conflict, $"Conflict for '{name}' ({status}): {text}"),
+            StatusCode.FailedPrecondition => (FileTransferErrorKind.PreconditionFailed, $"Precondition failed for '{name}' ({status}): {text}"),
+            StatusCode.OutOfRange => (FileTransferErrorKind.RangeNotSatisfiable, $"Range not satisfiable for '{name}' ({status}): {text}"),
+            StatusCode.ResourceExhausted when reason == "RATE_LIMITED" || (reason is null && RetryAfter(e) is not null) =>
+                (FileTransferErrorKind.RateLimited, $"Rate limited ({status}): {text}"),
+            StatusCode.ResourceExhausted when reason == "STORAGE_FULL" => (FileTransferErrorKind.InsufficientStorage, $"The server is out of space ({status}): {text}"),
+            StatusCode.ResourceExhausted => (FileTransferErrorKind.TooLarge, $"Too large ({status}): {text}"),
+            StatusCode.DataLoss => (FileTransferErrorKind.DigestMismatch,
+                $"The server refused the upload of '{name}' because its SHA-256 does not match what was sent ({status}): {text}"),
+            StatusCode.Unimplemented => (FileTransferErrorKind.ProtocolUnavailable,
+                $"The server at {authority} does not serve the gRPC FileService ({status}): {text}"),
+            _ when SpeaksNoHttp2(e) => (FileTransferErrorKind.ProtocolUnavailable,
+                $"The server at {authority} does not speak gRPC on this port (no HTTP/2): {Inner(e)}. Its cleartext gRPC port is the HTTP/2 one (5001 by default)."),
+            StatusCode.Unavailable when Refused(e) =>
+                (FileTransferErrorKind.ConnectionLost, $"Cannot reach {authority}: {Inner(e)}"),
+            StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded or StatusCode.Aborted =>
+                (FileTransferErrorKind.ConnectionLost, $"The connection to {authority} was lost ({status}): {Inner(e)}"),
+            StatusCode.Internal or StatusCode.Unknown when e.Status.DebugException is IOException or HttpRequestException or HttpIOException =>
+                (FileTransferErrorKind.ConnectionLost, $"The connection to {authority} was lost ({status}): {Inner(e)}"),
+            _ => (FileTransferErrorKind.ServerError, $"The server answered {status}: {text}"),
+        };
+        return new FileTransferException(kind, message, status, detail, e) { RetryAfter = RetryAfter(e) };
+    }
+
+    /// <summary><c>NOT_FOUND</c> for <see cref="StatusCode.NotFound"/>: the names the gRPC documentation uses.</summary>
+    public static string Name(StatusCode code)
+    {
+        var text = code.ToString();
+        var name = new StringBuilder(text.Length + 4);
+        for (var i = 0; i < text.Length; i++)
+        {
+            if (i > 0 && char.IsUpper(text[i]))
+            {
+                name.Append('_');
+            }
+
+            name.Append(char.ToUpperInvariant(text[i]));
+        }
+
+        return name.ToString();
+    }
+
+    /// <summary>
+    /// The server's stable reason for its refusal: the <c>google.rpc.ErrorInfo</c> in
+    /// <c>grpc-status-details-bin</c> (e.g. <c>FILE_TOO_LARGE</c> or <c>STORAGE_FULL</c>, which share RESOURCE_EXHAUSTED).
+    /// </summary>
+    private static string? ReasonOf(RpcException e) => Details(e)?.GetDetail<ErrorInfo>()?.Reason;
+
+    // RetryInfo in the details, else the push-back trailer.
+    private static TimeSpan? RetryAfter(RpcException e) =>
+        Details(e)?.GetDetail<RetryInfo>()?.RetryDelay?.ToTimeSpan()
+        ?? (e.Trailers.GetValue(PushbackTrailer) is { } value && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var ms)
+            ? TimeSpan.FromMilliseconds(ms)
+            : null);
+
+    private static Google.Rpc.Status? Details(RpcException e)
+    {
+        try
+        {
+            return e.GetRpcStatus();
+        }
+        catch (Google.Protobuf.InvalidProtocolBufferException)
+        {
+            // Details that do not parse are no details.
+            return null;
+        }
+    }
+
+    // A port that speaks only HTTP/1.1 refuses the HTTP/2 connection with HTTP_1_1_REQUIRED
+    // (RFC 9113 7, error code 0xd), or closes it before the connection preface completes, which
+    // .NET reports as "the server did not complete the HTTP/2 handshake" and has no error code for;
+    // over TLS, ALPN settles on HTTP/1.1.
+    private static bool SpeaksNoHttp2(RpcException e) =>
+        e.Status.DebugException is { } inner
+        && (inner is HttpRequestException { HttpRequestError: HttpRequestError.VersionNegotiationError }
+            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required }
+                || x.Message.Contains("HTTP/2 handshake", StringComparison.Ordinal)));
+
+    private static IEnumerable<Exception> Chain(Exception e)
+    {
+        for (var x = e; x is not null; x = x.InnerException)
+        {
+            yield return x;
+        }
+    }
+
+    private const long Http11Required = 0xd;
+
+    private static bool Refused(RpcException e) =>
+        e.Status.DebugException is System.Net.Sockets.SocketException
+            or HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError or HttpRequestError.NameResolutionError or HttpRequestError.SecureConnectionError };
+
+    private static string Inner(RpcException e) =>
+        e.Status.DebugException is { } inner ? HttpHandlers.Innermost(inner).Message : e.Status.Detail;
+}

@@ -1,0 +1,27 @@
+using System.Net;
+
+namespace FileTransfer.Client.Transport;
+
+/// <summary>The HTTP stack under both protocols, tuned for large transfers.</summary>
+internal static class HttpHandlers
+{
+    public static SocketsHttpHandler Create() => new()
+    {
+        // HTTP/2 (REST on h2 and every gRPC call): start each stream with a 16 MiB window instead
+        // of 64 KiB, so that one large download is not throttled by window updates while the
+        // dynamic window grows, and open more connections when the server's stream limit is reached.
+        InitialHttp2StreamWindowSize = 16 * 1024 * 1024,
+        EnableMultipleHttp2Connections = true,
+        // Detect a dead HTTP/2 connection during a long transfer instead of waiting forever.
+        KeepAlivePingDelay = TimeSpan.FromSeconds(30),
+        KeepAlivePingTimeout = TimeSpan.FromSeconds(30),
+        KeepAlivePingPolicy = HttpKeepAlivePingPolicy.WithActiveRequests,
+        ConnectTimeout = TimeSpan.FromSeconds(30),
+        AutomaticDecompression = DecompressionMethods.None,
+    };
+
+    /// <summary>A client for transfers of any size: stalls are detected per read, never by a total timeout.</summary>
+    public static HttpClient CreateClient() => new(Create(), disposeHandler: true) { Timeout = Timeout.InfiniteTimeSpan };
+
+    public static Exception Innermost(Exception e) => e.InnerException is null ? e : Innermost(e.InnerException);
+}

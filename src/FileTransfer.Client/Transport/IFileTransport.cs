@@ -1,0 +1,48 @@
+namespace FileTransfer.Client.Transport;
+
+/// <summary>
+/// One protocol's way to reach the server. Everything else (resuming, digests, retries,
+/// progress) is the same for every protocol and lives in <see cref="Transfers"/>.
+/// Every failure is a <see cref="FileTransferException"/>.
+/// </summary>
+internal interface IFileTransport : IDisposable
+{
+    Task<RemoteFileInfo> GetInfoAsync(string name, CancellationToken cancellationToken);
+
+    /// <summary>Every file whose name starts with <paramref name="prefix"/>, in name order, fetched page by page as it is enumerated.</summary>
+    IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix, int pageSize, CancellationToken cancellationToken);
+
+    Task DeleteAsync(string name, string? ifMatch, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Starts sending <paramref name="name"/> from <paramref name="offset"/>. With
+    /// <paramref name="ifRange"/> the rest is sent only while the file still has that ETag,
+    /// otherwise the whole file (RFC 9110 13.1.5 semantics, for both protocols): the response
+    /// says where its body starts. An offset past the end fails with
+    /// <see cref="FileTransferErrorKind.RangeNotSatisfiable"/>.
+    /// </summary>
+    Task<DownloadResponse> OpenDownloadAsync(string name, long offset, string? ifRange, CancellationToken cancellationToken);
+
+    /// <summary>Streams <paramref name="content"/> as the request says; <paramref name="sent"/> is told every chunk's size.</summary>
+    Task<UploadResponse> UploadAsync(UploadRequest request, Stream content, Action<int> sent, CancellationToken cancellationToken);
+}
+
+/// <summary>An upload's parameters; <see cref="Length"/> and <see cref="Sha256"/> are null when unknown.</summary>
+internal sealed record UploadRequest(string Name, long? Length, byte[]? Sha256, bool Overwrite, int ChunkSize);
+
+/// <summary>What the server stored; <see cref="Created"/> is null when the protocol does not say.</summary>
+internal sealed record UploadResponse(RemoteFileInfo File, bool? Created);
+
+/// <summary>The start of a download: the file's description and the bytes from <see cref="Offset"/> on.</summary>
+internal sealed class DownloadResponse(RemoteFileInfo file, long offset, IAsyncEnumerable<ReadOnlyMemory<byte>> body, IDisposable owner) : IDisposable
+{
+    public RemoteFileInfo File { get; } = file;
+
+    /// <summary>Where <see cref="Body"/> starts: the requested offset, or 0 when the file changed since <c>ifRange</c>.</summary>
+    public long Offset { get; } = offset;
+
+    /// <summary>The bytes, chunk by chunk; a chunk is valid until the next one is requested. Failures are <see cref="FileTransferException"/>.</summary>
+    public IAsyncEnumerable<ReadOnlyMemory<byte>> Body { get; } = body;
+
+    public void Dispose() => owner.Dispose();
+}
