@@ -149,7 +149,7 @@ internal sealed class Harness(HarnessOptions options)
                     environment[key] = value;
                 }
 
-                return OurServer.StartAsync(name, ServerDll(), context.OursRoot, environment);
+                return OurServer.StartAsync(name, options.SweepServer ?? ServerDll(), context.OursRoot, environment);
             });
         }
     }

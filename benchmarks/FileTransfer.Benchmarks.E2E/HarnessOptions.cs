@@ -21,6 +21,9 @@ internal sealed class HarnessOptions
           --sweep-chunks LIST      chunk sizes of the sweep (default 16B,32B,...,4MiB in powers of two)
           --sweep-size SIZE        largest file of the sweep (default 256MiB)
           --sweep-messages N       the sweep's file for chunk size C is min(sweep-size, C × N) bytes (default 65536)
+          --sweep-server DLL       serve the sweep's downloads from another build of the server; the product refuses
+                                   Grpc:ChunkSizeBytes below 1 KiB, so download sizes below it run only with a build
+                                   that accepts them (commit e989fca); without it they are skipped, uploads still run
           --unary-calls N          GetFileInfo calls per measured run of the unary case (default 100000)
           --server-env KEY=VALUE   extra environment for our server, repeatable
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable:
@@ -47,6 +50,7 @@ internal sealed class HarnessOptions
     public Dictionary<string, string> ServerEnvironment { get; } = [];
     public Dictionary<string, string> BaselineEnvironment { get; } = [];
     public string? BaselineServer { get; private set; }
+    public string? SweepServer { get; private set; }
     public string? OutDirectory { get; private set; }
     public string? WorkDirectory { get; private set; }
     public bool Smoke { get; private set; }
@@ -75,6 +79,7 @@ internal sealed class HarnessOptions
                 case "--server-env": AddPair(options.ServerEnvironment, Next()); break;
                 case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
                 case "--baseline-server": options.BaselineServer = Path.GetFullPath(Next()); break;
+                case "--sweep-server": options.SweepServer = Path.GetFullPath(Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;
                 case "--work": options.WorkDirectory = Path.GetFullPath(Next()); break;
                 case "--smoke": options.Smoke = true; break;
@@ -90,8 +95,9 @@ internal sealed class HarnessOptions
             options.Concurrent = Math.Min(options.Concurrent, 8);
             options.Runs = 1;
             options.SmallSeconds = 1;
-            // The sweep's ends and the default, each on a file of at most 256 messages.
-            options.SweepChunks = [.. options.SweepChunks.Where(c => c is 16 or 32 * 1024 or 4 * 1024 * 1024)];
+            // The sweep's ends (16 B for uploads, 1 KiB for the product's downloads) and the default,
+            // each on a file of at most 256 messages.
+            options.SweepChunks = [.. options.SweepChunks.Where(c => c is 16 or 1024 or 32 * 1024 or 4 * 1024 * 1024)];
             options.SweepMessages = Math.Min(options.SweepMessages, 256);
             options.SweepSize = Math.Min(options.SweepSize, options.Size);
             options.UnaryCalls = Math.Min(options.UnaryCalls, 200);
