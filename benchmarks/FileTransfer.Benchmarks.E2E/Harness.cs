@@ -20,7 +20,7 @@ internal sealed class Harness(HarnessOptions options)
         finally
         {
             // Also when starting one of them failed: no server outlives the harness.
-            foreach (var server in new ServerUnderTest?[] { context.Ours, context.Baseline, context.Nginx })
+            foreach (var server in new ServerUnderTest?[] { context.Ours, context.Baseline, context.Naive, context.Nginx })
             {
                 if (server is not null)
                 {
@@ -53,12 +53,12 @@ internal sealed class Harness(HarnessOptions options)
 
     private async Task PrepareAsync(BenchContext context)
     {
-        var files = Path.Combine(context.WorkDirectory, "files");
+        var files = context.FilesDirectory;
         context.Large = await TestFiles.CreateAsync(files, "large.bin", options.Size);
         context.Concurrent = await TestFiles.CreateAsync(files, "concurrent.bin", options.ConcurrentSize);
         context.Small1K = await TestFiles.CreateAsync(files, "small-1k.bin", 1024);
         context.Small64K = await TestFiles.CreateAsync(files, "small-64k.bin", 64 * 1024);
-        var oursRoot = Path.Combine(context.WorkDirectory, "ours-root");
+        var oursRoot = context.OursRoot;
         var nginxRoot = Path.Combine(context.WorkDirectory, "nginx-root");
         foreach (var file in new[] { context.Large, context.Concurrent, context.Small1K, context.Small64K })
         {
@@ -68,7 +68,7 @@ internal sealed class Harness(HarnessOptions options)
 
         context.Ours = await OurServer.StartAsync("ours", ServerDll(), oursRoot, options.ServerEnvironment);
         Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
-        if (options.BaselineEnvironment.Count > 0)
+        if (options.BaselineEnvironment.Count > 0 || options.BaselineServer is not null)
         {
             var environment = new Dictionary<string, string>(options.ServerEnvironment);
             foreach (var (key, value) in options.BaselineEnvironment)
@@ -77,7 +77,14 @@ internal sealed class Harness(HarnessOptions options)
             }
 
             // Same root as ours: the same files, read from the same inodes.
-            context.Baseline = await OurServer.StartAsync("ours-before", ServerDll(), oursRoot, environment);
+            context.Baseline = await OurServer.StartAsync("ours-before", options.BaselineServer ?? ServerDll(), oursRoot, environment);
+        }
+
+        if (options.Cases.Contains("grpc"))
+        {
+            // The naive baseline serves the same root (the same inodes), from its own process.
+            context.Naive = await OurServer.StartAsync(GrpcCases.Naive, BuiltDll("FileTransfer.Benchmarks.NaiveGrpc", "benchmarks"), oursRoot, new Dictionary<string, string>(), product: false);
+            Console.Error.WriteLine($"[{GrpcCases.Naive}] {context.Naive.Http2} (h2c)");
         }
 
         if (ExternalTool.Find("nginx") is not { } nginx)
@@ -120,18 +127,46 @@ internal sealed class Harness(HarnessOptions options)
         {
             await ConcurrencyCase.RunAsync(context);
         }
+
+        if (cases.Contains("grpc"))
+        {
+            await GrpcCases.RunDownloadsAsync(context);
+            await GrpcCases.RunUploadsAsync(context);
+        }
+
+        if (cases.Contains("unary"))
+        {
+            await GrpcUnaryCase.RunAsync(context);
+        }
+
+        if (cases.Contains("sweep"))
+        {
+            await GrpcChunkSweep.RunAsync(context, (name, extra) =>
+            {
+                var environment = new Dictionary<string, string>(options.ServerEnvironment);
+                foreach (var (key, value) in extra)
+                {
+                    environment[key] = value;
+                }
+
+                return OurServer.StartAsync(name, options.SweepServer ?? ServerDll(), context.OursRoot, environment);
+            });
+        }
     }
 
     /// <summary>The server dll the solution built next to this harness (same configuration).</summary>
-    private static string ServerDll()
+    private static string ServerDll() => BuiltDll("FileTransfer.Server", "src");
+
+    /// <summary>A project's dll the solution built next to this harness (same configuration).</summary>
+    private static string BuiltDll(string project, string folder)
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
         {
             if (File.Exists(Path.Combine(dir.FullName, "FileTransfer.sln")))
             {
                 var configuration = AppContext.BaseDirectory.Contains("/Debug/", StringComparison.Ordinal) ? "Debug" : "Release";
-                var dll = Path.Combine(dir.FullName, "src", "FileTransfer.Server", "bin", configuration, "net10.0", "FileTransfer.Server.dll");
-                return File.Exists(dll) ? dll : throw new FileNotFoundException("Build the server first: dotnet build -c " + configuration, dll);
+                var dll = Path.Combine(dir.FullName, folder, project, "bin", configuration, "net10.0", project + ".dll");
+                return File.Exists(dll) ? dll : throw new FileNotFoundException("Build the solution first: dotnet build -c " + configuration, dll);
             }
         }
 

@@ -22,6 +22,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <summary>A second copy of our server with <c>--baseline-env</c> settings, for before/after rows; usually null.</summary>
     public OurServer? Baseline { get; set; }
 
+    /// <summary>The "gRPC naive" baseline service (benchmarks/FileTransfer.Benchmarks.NaiveGrpc), started for the gRPC cases.</summary>
+    public OurServer? Naive { get; set; }
+
     /// <summary>Why nginx is not there, when it is not.</summary>
     public string? NginxMissing { get; set; }
 
@@ -33,6 +36,15 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     public TestFile Small64K { get; set; } = null!;
 
+    /// <summary>Where the test files are generated before they are linked into the servers' roots.</summary>
+    public string FilesDirectory => Path.Combine(WorkDirectory, "files");
+
+    /// <summary>Our server's root (also the naive service's and the sweep servers').</summary>
+    public string OursRoot => Path.Combine(WorkDirectory, "ours-root");
+
+    /// <summary>The file's name as the gRPC contract names it (relative to the storage root).</summary>
+    public static string GrpcName(TestFile file) => $"{Folder}/{file.Name}";
+
     /// <summary>Set once a probe PUT shows whether this build of our server accepts uploads.</summary>
     public string? UploadsMissing { get; set; }
 
@@ -43,6 +55,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
         >= 1L << 10 when bytes % (1L << 10) == 0 => $"{bytes >> 10} KiB",
         _ => $"{bytes} B",
     };
+
+    /// <summary>A gRPC client (its own channel) for the server's h2c port, with the <c>--grpc-client-window</c> setting.</summary>
+    public Clients.GrpcClient NewGrpcClient(ServerUnderTest server) => new(server.Http2, Options.GrpcClientWindow);
 
     public Uri Url(ServerUnderTest server, bool http2, TestFile file) => server.FileUrl(http2, $"{Folder}/{file.Name}");
 

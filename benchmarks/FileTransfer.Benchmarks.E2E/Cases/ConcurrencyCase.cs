@@ -7,7 +7,8 @@ namespace FileTransfer.Benchmarks.E2E.Cases;
 /// <summary>
 /// Case 6: many simultaneous large transfers, alternating HTTP/1.1 and HTTP/2, every byte that
 /// arrived hashed and compared: what the server's peak working set does under concurrency.
-/// With the upload API present, a second run mixes downloads and uploads half and half.
+/// The same with gRPC DownloadFile on one channel, and half gRPC, half REST. With the upload API
+/// present, a last run mixes REST downloads and uploads half and half.
 /// </summary>
 internal static class ConcurrencyCase
 {
@@ -27,6 +28,21 @@ internal static class ConcurrencyCase
             context.Plan(result, server, s => async _ =>
                 new Transfer((await Task.WhenAll(Enumerable.Range(0, count).Select(i => DownloadAsync(context, s, i % 2 == 1 ? http2 : http1, file)))).Sum()));
         }
+
+        // gRPC: all streams on one channel (SocketsHttpHandler opens a second connection only past
+        // the server's 100 concurrent streams); then half gRPC, half REST over both protocols.
+        using var grpc = context.NewGrpcClient(context.Ours);
+        var grpcRow = new CaseResult(Group, $"{count} × {BenchContext.Size(file.Size)} gRPC downloads", "ours", GrpcCases.Grpc, GrpcClient.Label + ", one channel");
+        context.Plan(grpcRow, context.Ours, s => async _ =>
+            new Transfer((await Task.WhenAll(Enumerable.Range(0, count).Select(_ => GrpcDownloadAsync(grpc, file)))).Sum()));
+        var half = new CaseResult(Group, $"{count / 2} gRPC + {count - (count / 2)} REST downloads × {BenchContext.Size(file.Size)}", "ours", "gRPC + REST HTTP/1.1 + HTTP/2", ".NET Grpc.Net.Client + HttpClient");
+        context.Plan(half, context.Ours, s => async _ =>
+            new Transfer((await Task.WhenAll(Enumerable.Range(0, count).Select(i => (i % 4) switch
+            {
+                0 or 2 => GrpcDownloadAsync(grpc, file),
+                1 => DownloadAsync(context, s, http1, file),
+                _ => DownloadAsync(context, s, http2, file),
+            }))).Sum()));
 
         await context.Measurer.RunPlannedAsync(runs);
 
@@ -61,6 +77,13 @@ internal static class ConcurrencyCase
     {
         var (bytes, sha) = await client.DownloadAsync(context.Url(server, client.Protocol == "HTTP/2", file), hash: true);
         Measurer.Expect(bytes == file.Size && sha == file.Sha256, $"{server.Name} {client.Protocol}: {bytes} bytes arrived with a different SHA-256");
+        return bytes;
+    }
+
+    private static async Task<long> GrpcDownloadAsync(GrpcClient client, TestFile file)
+    {
+        var (bytes, sha) = await client.DownloadAsync(BenchContext.GrpcName(file), hash: true);
+        Measurer.Expect(bytes == file.Size && sha == file.Sha256, $"gRPC: {bytes} bytes arrived with a different SHA-256");
         return bytes;
     }
 

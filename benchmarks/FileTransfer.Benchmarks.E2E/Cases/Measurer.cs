@@ -109,6 +109,14 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
         Console.Error.WriteLine($"[skip] {result.Key}: {reason}");
     }
 
+    /// <summary>Records a case that could not even start (e.g. its server refused its settings): the harness exits non-zero.</summary>
+    public void Fail(CaseResult result, string error)
+    {
+        result.Error = error;
+        results.Add(result);
+        Console.Error.WriteLine($"[FAIL] {result.Key}: {error}");
+    }
+
     public static void Expect(bool condition, string what)
     {
         if (!condition)

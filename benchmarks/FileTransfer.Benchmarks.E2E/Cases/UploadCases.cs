@@ -31,7 +31,8 @@ internal static class UploadCases
     {
         var file = context.Large;
         var label = $"upload {BenchContext.Size(file.Size)}";
-        foreach (var (name, server) in context.BothServers)
+        // The baseline copy of our server (--baseline-env, --baseline-server) too, for before/after rows.
+        foreach (var (name, server) in context.DownloadServers)
         {
             foreach (var http2 in new[] { false, true })
             {
@@ -73,6 +74,7 @@ internal static class UploadCases
         await context.Measurer.RunPlannedAsync();
         foreach (var server in new ServerUnderTest?[] { context.Ours, context.Nginx }.OfType<ServerUnderTest>())
         {
+            // The baseline shares ours's root: one delete covers both.
             File.Delete(server.PathOf($"{BenchContext.Folder}/{Target}"));
         }
     }

@@ -26,7 +26,11 @@ internal sealed partial class OurServer : ServerUnderTest
     /// </summary>
     public const string ApiKey = "benchmark-key-with-every-scope-0123456789";
 
-    public static async Task<OurServer> StartAsync(string name, string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment)
+    /// <summary>
+    /// Starts <paramref name="serverDll"/>: the product, or (<paramref name="product"/> false) the naive
+    /// gRPC baseline, which binds its own loopback ports and reads only the storage root.
+    /// </summary>
+    public static async Task<OurServer> StartAsync(string name, string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment, bool product = true)
     {
         var server = new OurServer(name, rootPath);
         var start = new ProcessStartInfo("dotnet", [serverDll])
@@ -35,9 +39,14 @@ internal sealed partial class OurServer : ServerUnderTest
             RedirectStandardError = true,
             WorkingDirectory = Path.GetDirectoryName(serverDll)!,
         };
+        start.Environment["Storage__RootPath"] = rootPath;
+        if (!product)
+        {
+            return await server.LaunchAsync(start);
+        }
+
         start.Environment["Kestrel__Endpoints__Http1__Url"] = "http://127.0.0.1:0";
         start.Environment["Kestrel__Endpoints__Http2__Url"] = "http://127.0.0.1:0";
-        start.Environment["Storage__RootPath"] = rootPath;
         start.Environment["Diagnostics__EnableRuntimeEndpoint"] = "true";
         start.Environment["Auth__ApiKeys__0__Key"] = ApiKey;
         start.Environment["Auth__ApiKeys__0__Scopes__0"] = "read";
@@ -52,7 +61,13 @@ internal sealed partial class OurServer : ServerUnderTest
             start.Environment[key] = value;
         }
 
-        server.Process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet " + serverDll);
+        return await server.LaunchAsync(start);
+    }
+
+    private async Task<OurServer> LaunchAsync(ProcessStartInfo start)
+    {
+        var server = this;
+        server.Process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet " + string.Join(' ', start.ArgumentList));
         server.Process.OutputDataReceived += (_, e) => server.OnLine(e.Data);
         server.Process.ErrorDataReceived += (_, e) => server.OnLine(e.Data);
         server.Process.BeginOutputReadLine();
@@ -62,7 +77,7 @@ internal sealed partial class OurServer : ServerUnderTest
         {
             var how = server.Process.HasExited ? $"exited with {server.Process.ExitCode}" : "no 'Listening on' lines within 60 s";
             await server.DisposeAsync();
-            throw new InvalidOperationException($"Our server did not start ({how}):\n" + string.Join('\n', server._output));
+            throw new InvalidOperationException($"{Name} did not start ({how}):\n" + string.Join('\n', server._output));
         }
 
         // Reading the endpoint allocates a little itself; measure that (the smallest of a few

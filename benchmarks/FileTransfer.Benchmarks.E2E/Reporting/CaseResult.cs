@@ -40,6 +40,12 @@ internal sealed class CaseResult(string group, string name, string server, strin
     /// <summary>Runs repeated because nginx's HTTP/2 flood guard closed the connection (see NginxServer.FloodClosures).</summary>
     public int NginxFloodRetries { get; set; }
 
+    /// <summary>The gRPC chunk size of a sweep row.</summary>
+    public int? ChunkBytes { get; init; }
+
+    /// <summary>Reported per request (requests/s, bytes and CPU per request) rather than per transfer.</summary>
+    public bool PerRequest { get; init; }
+
     public string Key => $"{Name}|{Server}|{Protocol}|{Client}";
 
     public Spread Of(Func<Sample, double?> figure)

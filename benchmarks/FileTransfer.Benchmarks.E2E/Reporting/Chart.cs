@@ -13,7 +13,8 @@ internal static class Chart
 {
     public static async Task WriteAsync(IReadOnlyList<CaseResult> results, string directory)
     {
-        var large = results.Where(r => !r.Group.StartsWith("5.", StringComparison.Ordinal) && r.Group != ConcurrencyCase.Group);
+        await WriteSweepAsync(results, directory);
+        var large = results.Where(r => r.Group is DownloadCases.DotnetGroup or DownloadCases.NeutralGroup or UploadCases.Group or GrpcCases.DownloadGroup or GrpcCases.UploadGroup);
         var small = results.Where(r => r.Group == SmallFileCases.Group);
         await File.WriteAllTextAsync(Path.Combine(directory, "large.dat"), Data(large, s => s.MegabytesPerSecond));
         await File.WriteAllTextAsync(Path.Combine(directory, "small.dat"), Data(small, s => s.RequestsPerSecond));
@@ -43,9 +44,65 @@ internal static class Chart
                  {{legend}}
             unset multiplot
             """);
+        await PlotAsync(script, directory);
+    }
+
+    /// <summary>
+    /// grpc-chunks.png: median throughput against chunk size (log scale) for DownloadFile and
+    /// UploadFile, whiskers from the slowest to the fastest run; below it server CPU seconds per GiB.
+    /// </summary>
+    private static async Task WriteSweepAsync(IReadOnlyList<CaseResult> results, string directory)
+    {
+        var sweep = results.Where(r => r.Group == GrpcChunkSweep.Group && r.ChunkBytes is not null && r.Samples.Count > 0 && r.Error is null).ToList();
+        if (sweep.Count == 0)
+        {
+            return;
+        }
+
+        foreach (var direction in new[] { "download", "upload" })
+        {
+            var text = new StringBuilder();
+            foreach (var r in sweep.Where(r => r.Name.StartsWith(direction, StringComparison.Ordinal)).OrderBy(r => r.ChunkBytes))
+            {
+                var speed = r.Of(s => s.MegabytesPerSecond);
+                var cpu = r.Of(GrpcTables.SweepCpuPerGiB);
+                text.AppendLine(CultureInfo.InvariantCulture, $"{r.ChunkBytes} {speed.Median:F2} {speed.Min:F2} {speed.Max:F2} {cpu.Median:F3} {cpu.Min:F3} {cpu.Max:F3}");
+            }
+
+            await File.WriteAllTextAsync(Path.Combine(directory, $"sweep-{direction}.dat"), text.Length == 0 ? "NaN NaN NaN NaN NaN NaN NaN\n" : text.ToString());
+        }
+
+        var script = Path.Combine(directory, "grpc-chunks.gp");
+        await File.WriteAllTextAsync(script, """
+            set terminal pngcairo size 1200,900 font "DejaVu Sans,11"
+            set output 'grpc-chunks.png'
+            set multiplot layout 2,1 title "gRPC chunk size: median of the runs, whiskers min–max (FileTransfer, loopback)" font ",14"
+            set logscale x 2
+            set format x "%.0b%B"
+            set xrange [8:8388608]
+            set grid xtics ytics
+            set key top left
+            set lmargin 12
+            set title "Throughput (MB/s, higher is better)"
+            set ylabel "MB/s"
+            set logscale y 10
+            plot 'sweep-download.dat' using 1:2:3:4 with yerrorlines lw 2 pt 7 title "DownloadFile", \
+                 'sweep-upload.dat' using 1:2:3:4 with yerrorlines lw 2 pt 5 title "UploadFile"
+            set title "Server CPU per GiB moved (s, lower is better)"
+            set ylabel "CPU s / GiB"
+            set xlabel "chunk size (bytes of file data per message)"
+            plot 'sweep-download.dat' using 1:5:6:7 with yerrorlines lw 2 pt 7 title "DownloadFile", \
+                 'sweep-upload.dat' using 1:5:6:7 with yerrorlines lw 2 pt 5 title "UploadFile"
+            unset multiplot
+            """);
+        await PlotAsync(script, directory);
+    }
+
+    private static async Task PlotAsync(string script, string directory)
+    {
         if (ExternalTool.Find("gnuplot") is null)
         {
-            Console.Error.WriteLine("gnuplot not installed: results.gp written, no PNG (apt-get install gnuplot-nox)");
+            Console.Error.WriteLine($"gnuplot not installed: {Path.GetFileName(script)} written, no PNG (apt-get install gnuplot-nox)");
             return;
         }
 

@@ -23,18 +23,18 @@ internal static class MarkdownReport
             text.AppendLine();
             text.AppendLine(CultureInfo.InvariantCulture, $"### {group.Key}");
             text.AppendLine();
-            var small = group.Key.StartsWith("5.", StringComparison.Ordinal);
+            var small = group.Key.StartsWith("5.", StringComparison.Ordinal) || group.Any(r => r.PerRequest);
             text.AppendLine(small
-                ? "| case | server | protocol | client | requests/s | MB/s | server alloc B/request | server peak WS MB | server CPU µs/request |"
+                ? "| case | server | protocol | client | requests/s | MB/s | server alloc B/request | server peak WS MB | server CPU µs/request | client alloc B/request |"
                 : "| case | server | protocol | client | duration s | MB/s | server alloc MB | server alloc MB/GiB | server peak WS MB | server CPU s | client alloc MB |");
-            text.AppendLine(small ? "|---|---|---|---|--:|--:|--:|--:|--:|" : "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|");
+            text.AppendLine(small ? "|---|---|---|---|--:|--:|--:|--:|--:|--:|" : "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|");
             foreach (var r in group)
             {
                 var head = $"| {r.Name} | {r.Server} | {r.Protocol} | {r.Client} |";
                 if (r.Skipped is not null || r.Error is not null)
                 {
                     var why = r.Skipped is not null ? $"skipped: {r.Skipped}" : $"**FAILED**: {r.Error}";
-                    text.AppendLine(CultureInfo.InvariantCulture, $"{head} {why} |{new string('|', small ? 4 : 6)}");
+                    text.AppendLine(CultureInfo.InvariantCulture, $"{head} {why} |{new string('|', small ? 5 : 6)}");
                     continue;
                 }
 
@@ -46,7 +46,7 @@ internal static class MarkdownReport
                 text.AppendLine(small
                     ? $"{head} {r.Of(s => s.RequestsPerSecond).Format("N0")} | {r.Of(s => s.MegabytesPerSecond).Format("N0")} | "
                       + $"{r.Of(s => s.ServerAllocatedBytes / (double)s.Requests).Format("N0")} | {r.Of(s => s.ServerPeakWorkingSetBytes).Format("N0", Mega)} | "
-                      + $"{r.Of(s => s.ServerCpuMilliseconds * 1000 / s.Requests).Format("N1")} |"
+                      + $"{r.Of(s => s.ServerCpuMilliseconds * 1000 / s.Requests).Format("N1")} | {r.Of(s => s.ClientAllocatedBytes / (double?)s.Requests).Format("N0")} |"
                     : $"{head} {r.Of(s => s.Duration.TotalSeconds).Format("N2")} | {r.Of(s => s.MegabytesPerSecond).Format("N0")} | "
                       + $"{r.Of(s => s.ServerAllocatedBytes).Format("N2", Mega)} | {r.Of(s => s.ServerAllocatedBytes / (s.Bytes / (double)(1L << 30))).Format("N2", Mega)} | "
                       + $"{r.Of(s => s.ServerPeakWorkingSetBytes).Format("N0", Mega)} | {r.Of(s => s.ServerCpuMilliseconds).Format("N2", 1000)} | "
@@ -54,6 +54,7 @@ internal static class MarkdownReport
             }
         }
 
+        GrpcTables.Write(text, results);
         text.AppendLine();
         text.AppendLine("### Ratios and targets (medians of this run)");
         text.AppendLine();

@@ -22,7 +22,7 @@ internal static class Ratios
 
             var ratio = a.Of(s => figure(s)).Median / b.Of(s => figure(s)).Median;
             return new RatioLine(label, ratio.ToString("0.00×", CultureInfo.InvariantCulture),
-                target is null ? null : $"≥ {target.Value.ToString("0.0", CultureInfo.InvariantCulture)}×", target is null ? null : ratio >= target);
+                target is null ? null : $"≥ {target.Value.ToString("0.0#", CultureInfo.InvariantCulture)}×", target is null ? null : ratio >= target);
         }
 
         RatioLine AtMost(string label, IEnumerable<CaseResult?> rows, Func<Sample, double?> figure, double limit, string unit)
@@ -64,6 +64,37 @@ internal static class Ratios
             yield return Throughput("Before/after: HTTP/1.1 download (.NET), ours / ours-before", Find(Net, "ours", H1, ".NET HttpClient"), Find(Net, Before, H1, ".NET HttpClient"), null);
             yield return Throughput("Before/after: HTTP/2 download (.NET), ours / ours-before", Find(Net, "ours", H2, ".NET HttpClient"), Find(Net, Before, H2, ".NET HttpClient"), null);
             yield return Throughput("Before/after: HTTP/2 / HTTP/1.1 (.NET), ours-before", Find(Net, Before, H2, ".NET HttpClient"), Find(Net, Before, H1, ".NET HttpClient"), null);
+        }
+
+        const string G7 = GrpcCases.DownloadGroup, G8 = GrpcCases.UploadGroup, Grpc = GrpcCases.Grpc;
+        CaseResult? Row(string group, string server, string protocol) =>
+            results.FirstOrDefault(r => r.Group == group && r.Server == server && r.Protocol == protocol && r.Client != Clients.GrpcClient.PooledLabel && r.Samples.Count > 0 && r.Error is null);
+        yield return Throughput("gRPC download / REST HTTP/1.1 download, same .NET process", Row(G7, "ours", Grpc), Row(G7, "ours", "REST HTTP/1.1"), 0.85);
+        var pooled = results.FirstOrDefault(r => r.Group == G7 && r.Server == "ours" && r.Client == Clients.GrpcClient.PooledLabel && r.Samples.Count > 0 && r.Error is null);
+        yield return Throughput("gRPC download with the pooled-chunk client / REST HTTP/1.1 download", pooled, Row(G7, "ours", "REST HTTP/1.1"), 0.85);
+        yield return Throughput("gRPC download / REST HTTP/2 download, same .NET process", Row(G7, "ours", Grpc), Row(G7, "ours", "REST HTTP/2"), null);
+        yield return Throughput("gRPC download with the pooled-chunk client / REST HTTP/2 download", pooled, Row(G7, "ours", "REST HTTP/2"), null);
+        yield return Throughput("gRPC download, ours / gRPC naive", Row(G7, "ours", Grpc), Row(G7, GrpcCases.Naive, Grpc), null);
+        yield return Throughput("gRPC upload / REST PUT HTTP/1.1, same .NET process", Row(G8, "ours", Grpc), Row(G8, "ours", "REST HTTP/1.1"), 0.85);
+        yield return Throughput("gRPC upload / REST PUT HTTP/2, same .NET process", Row(G8, "ours", Grpc), Row(G8, "ours", "REST HTTP/2"), null);
+        if (results.Any(r => r.Server == "ours-before" && r.Group is G7 or G8))
+        {
+            yield return Throughput("Before/after: gRPC download, ours / ours-before", Row(G7, "ours", Grpc), Row(G7, "ours-before", Grpc), null);
+            yield return Throughput("Before/after: gRPC upload, ours / ours-before", Row(G8, "ours", Grpc), Row(G8, "ours-before", Grpc), null);
+        }
+
+        static double? PerGiB(Sample s) => s.ServerAllocatedBytes / 1e6 / (s.Bytes / (double)(1L << 30));
+        yield return AtMost("Server allocations per GiB, gRPC download (ours)", [Row(G7, "ours", Grpc)], PerGiB, 8, "MB");
+        yield return AtMost("Server allocations per GiB, gRPC upload (ours)", [Row(G8, "ours", Grpc)], PerGiB, 4, "MB");
+        yield return AtMost("Server allocations per GiB, REST HTTP/2 download (ours, case 7)", [Row(G7, "ours", "REST HTTP/2")], PerGiB, 2, "MB");
+        yield return AtMost("Server peak working set, gRPC download of the large file (ours)", [Row(G7, "ours", Grpc)], s => s.ServerPeakWorkingSetBytes / 1e6, 150, "MB");
+        yield return AtMost("Server peak working set, concurrent gRPC downloads (ours)",
+            results.Where(r => r.Group == ConcurrencyCase.Group && r.Server == "ours" && r.Protocol == Grpc), s => s.ServerPeakWorkingSetBytes / 1e6, 400, "MB");
+        if (results.FirstOrDefault(r => r.Group == GrpcUnaryCase.Group && r.Samples.Count > 0 && r.Error is null) is { } unary)
+        {
+            var perCall = unary.Of(s => s.ServerAllocatedBytes / (double?)s.Requests).Median;
+            yield return new RatioLine("Server bytes allocated per GetFileInfo call (published: 330 B per trivial unary call, .NET 5)",
+                $"{perCall.ToString("N0", CultureInfo.InvariantCulture)} B ({(perCall / 330).ToString("0.0", CultureInfo.InvariantCulture)}× 330 B)", null, null);
         }
 
         var oursLarge = results.Where(r => r.Server == "ours" && r.Group is Net or Dl && r.Error is null).ToList();

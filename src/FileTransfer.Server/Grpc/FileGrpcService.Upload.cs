@@ -39,6 +39,8 @@ internal sealed partial class FileGrpcService
             }
 
             await session.AppendAsync(message.Chunk.Memory, cancellationToken);
+            // The session has copied or written the bytes: the chunk's pooled array can serve the next message.
+            message.ReturnChunk();
         }
 
         var result = await session.CommitAsync(cancellationToken);

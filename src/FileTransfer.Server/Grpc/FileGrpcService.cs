@@ -11,8 +11,9 @@ namespace FileTransfer.Server.Grpc;
 /// The gRPC FileService: a thin adapter that translates the contract's messages to the same
 /// storage core the REST controllers call (path resolver, catalog, digests, upload sessions with
 /// atomic commit). The core's refusals become status codes in one place, <see cref="CoreErrorInterceptor"/>.
-/// Each RPC needs the scope REST demands for the same operation.
+/// Each RPC needs the scope REST demands for the same operation. Bound by <see cref="FileServiceBinding"/>.
 /// </summary>
+[BindServiceMethod(typeof(FileServiceBinding), nameof(FileServiceBinding.BindService))]
 internal sealed partial class FileGrpcService(
     StoragePathResolver resolver,
     FileCatalog catalog,

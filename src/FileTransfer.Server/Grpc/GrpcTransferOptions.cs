@@ -7,14 +7,20 @@ public sealed class GrpcTransferOptions
 {
     public const string SectionName = "Grpc";
 
+    /// <summary>
+    /// Smallest DownloadFile chunk (1 KiB, the contract's lower bound). Below it the server's CPU per
+    /// GiB about doubles with every halving (benchmarks/RESULTS.md, chunk-size sweep).
+    /// </summary>
+    public const int MinChunkBytes = 1024;
+
     /// <summary>Largest chunk a client may send in one UploadFile message.</summary>
     public const int MaxChunkBytes = 4 * 1024 * 1024;
 
     /// <summary>
-    /// Bytes of file data in each DownloadFile chunk message (default 32 KiB; 1 KiB to 4 MiB).
-    /// Clients keep gRPC's default 4 MiB receive limit, which a 4 MiB chunk plus its few bytes of
-    /// framing just exceeds: above about 4 MiB - 16 B they must raise it.
+    /// Bytes of file data in each DownloadFile chunk message (default 32 KiB; 1 KiB to 4 MiB,
+    /// checked at start). Clients keep gRPC's default 4 MiB receive limit, which a 4 MiB chunk plus
+    /// its few bytes of framing just exceeds: above about 4 MiB - 16 B they must raise it.
     /// </summary>
-    [Range(1024, MaxChunkBytes)]
+    [Range(MinChunkBytes, MaxChunkBytes)]
     public int ChunkSizeBytes { get; set; } = 32 * 1024;
 }

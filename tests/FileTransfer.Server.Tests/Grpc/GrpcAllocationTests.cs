@@ -6,7 +6,7 @@ using FileTransfer.Server.Tests.Rest;
 namespace FileTransfer.Server.Tests.Grpc;
 
 /// <summary>
-/// Server-side allocations of a large DownloadFile. The server runs as its own process, so its
+/// Server-side allocations of a large DownloadFile and UploadFile. The server runs as its own process, so its
 /// allocation counter (GET /debug/runtime) measures the server alone, not the .NET client here,
 /// which necessarily allocates every chunk it receives.
 /// </summary>
@@ -46,6 +46,31 @@ public sealed class GrpcAllocationTests : IDisposable
         Assert.Equal(FileSize, received);
         // A copy per chunk (ByteString.CopyFrom) alone would allocate the whole 64 MiB again.
         Assert.True(allocated < FileSize / 8, $"The server allocated {allocated:N0} bytes for a {FileSize:N0}-byte download.");
+    }
+
+    [Fact]
+    public async Task A_64_MiB_Upload_Allocates_Far_Less_Than_The_File_On_The_Server()
+    {
+        var bytes = TestData.RandomBytes(FileSize);
+        await using var server = await ServerProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["Storage__RootPath"] = _storage.RootPath,
+            ["Diagnostics__EnableRuntimeEndpoint"] = "true",
+            ["Auth__ApiKeys__0__Key"] = FileTransferFactory.TestKey,
+            ["Auth__ApiKeys__0__Scopes__0"] = "write",
+        });
+        using var http = new HttpClient { BaseAddress = server.Http1 };
+        var client = new FileService.FileServiceClient(GrpcClients.Channel(server.Http2, FileTransferFactory.TestKey));
+        await GrpcTransfers.UploadAsync(client, "warm-up.bin", bytes.AsSpan(0, 1024 * 1024).ToArray(), 32 * 1024, TestTimeout.Token);
+
+        var before = await AllocatedAsync(http);
+        var stored = await GrpcTransfers.UploadAsync(client, "big.bin", bytes, 32 * 1024, TestTimeout.Token);
+        var allocated = await AllocatedAsync(http) - before;
+
+        Assert.Equal(System.Security.Cryptography.SHA256.HashData(bytes), stored.Metadata.Sha256.ToByteArray());
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(_storage.PathOf("big.bin"), TestTimeout.Token));
+        // Protobuf's parser copies every chunk into a new array: that alone would allocate the whole 64 MiB again.
+        Assert.True(allocated < FileSize / 8, $"The server allocated {allocated:N0} bytes for a {FileSize:N0}-byte upload.");
     }
 
     private static async Task<long> DownloadAsync(FileService.FileServiceClient client)

@@ -87,10 +87,12 @@ public sealed class GrpcServiceSurfaceTests : IDisposable
         Assert.Equal(StatusCode.Unimplemented, error.StatusCode);
     }
 
-    [Fact]
-    public void The_Chunk_Size_Is_Validated_At_Start()
+    [Theory]
+    [InlineData("1023")]
+    [InlineData("4194305")]
+    public void The_Chunk_Size_Is_Validated_At_Start(string chunkSize)
     {
-        _server.With("Grpc:ChunkSizeBytes", "512");
+        _server.With("Grpc:ChunkSizeBytes", chunkSize);
 
         var error = Assert.ThrowsAny<Exception>(() => _server.AddressOf(HttpProtocols.Http2));
 
@@ -98,16 +100,17 @@ public sealed class GrpcServiceSurfaceTests : IDisposable
     }
 
     [Theory]
-    [InlineData(1024)]
-    [InlineData(100_000)]
-    public async Task The_Configured_Chunk_Size_Cuts_Every_Chunk_But_The_Last(int chunkSize)
+    [InlineData(1024, 1_000_000)]
+    [InlineData(1024, 1024)]
+    [InlineData(100_000, 1_000_000)]
+    public async Task The_Configured_Chunk_Size_Cuts_Every_Chunk_But_The_Last(int chunkSize, int fileSize)
     {
         _server.With("Grpc:ChunkSizeBytes", chunkSize.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        var source = _server.Storage.WriteRandom("chunks.bin", 1_000_000);
+        var source = _server.Storage.WriteRandom("chunks.bin", fileSize);
 
         var download = await GrpcTransfers.DownloadAsync(GrpcClients.For(_server), "chunks.bin", TestTimeout.Token);
 
-        Assert.Equal((1_000_000 + chunkSize - 1) / chunkSize, download.Chunks.Count);
+        Assert.Equal((fileSize + chunkSize - 1) / chunkSize, download.Chunks.Count);
         Assert.All(download.Chunks.SkipLast(1), c => Assert.Equal(chunkSize, c.Length));
         Assert.Equal(source, download.Bytes);
     }

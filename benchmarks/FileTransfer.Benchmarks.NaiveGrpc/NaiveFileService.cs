@@ -1,0 +1,39 @@
+using FileTransfer.Protos.V1;
+using Google.Protobuf;
+using Grpc.Core;
+
+namespace FileTransfer.Benchmarks.NaiveGrpc;
+
+/// <summary>Where the files are and how large each chunk is.</summary>
+internal sealed record NaiveOptions(string RootPath, int ChunkSizeBytes);
+
+/// <summary>
+/// DownloadFile written the naive way the published table measured: a new buffer for every call
+/// and every chunk copied into a new <see cref="ByteString"/> (<c>ByteString.CopyFrom</c>), so the
+/// server allocates the whole file again as garbage. Only DownloadFile is implemented; the other
+/// RPCs answer UNIMPLEMENTED. Benchmarks only: loopback, no authentication.
+/// </summary>
+internal sealed class NaiveFileService(NaiveOptions options) : FileService.FileServiceBase
+{
+    public override async Task DownloadFile(DownloadFileRequest request, IServerStreamWriter<DownloadFileResponse> responseStream, ServerCallContext context)
+    {
+        var path = Path.GetFullPath(Path.Combine(options.RootPath, request.FileName));
+        if (!path.StartsWith(options.RootPath + Path.DirectorySeparatorChar, StringComparison.Ordinal) || !File.Exists(path))
+        {
+            throw new RpcException(new Status(StatusCode.NotFound, "No such file."));
+        }
+
+        await using var file = File.OpenRead(path);
+        await responseStream.WriteAsync(new DownloadFileResponse
+        {
+            Metadata = new FileMetadata { FileName = request.FileName, ContentType = "application/octet-stream", Size = file.Length },
+        }, context.CancellationToken);
+
+        var buffer = new byte[options.ChunkSizeBytes];
+        int read;
+        while ((read = await file.ReadAsync(buffer, context.CancellationToken)) > 0)
+        {
+            await responseStream.WriteAsync(new DownloadFileResponse { Chunk = ByteString.CopyFrom(buffer, 0, read) }, context.CancellationToken);
+        }
+    }
+}

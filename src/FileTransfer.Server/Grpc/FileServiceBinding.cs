@@ -1,0 +1,44 @@
+using FileTransfer.Protos.V1;
+using Grpc.Core;
+
+namespace FileTransfer.Server.Grpc;
+
+/// <summary>
+/// Binds <see cref="FileGrpcService"/> exactly as the generated <c>FileService.BindService</c> does,
+/// except that UploadFile reads its messages with <see cref="UploadMessages.Marshaller"/>.
+/// Grpc.AspNetCore finds this class through the <see cref="BindServiceMethodAttribute"/> on the
+/// service; reflection reads <see cref="Descriptor"/> from it.
+/// </summary>
+internal static class FileServiceBinding
+{
+    public static Google.Protobuf.Reflection.ServiceDescriptor Descriptor => FileService.Descriptor;
+
+    // The second parameter is the generated base class: Grpc.AspNetCore takes it as the type whose
+    // virtual methods the service overrides (it is found for FileGrpcService by assignability).
+    public static void BindService(ServiceBinderBase binder, FileService.FileServiceBase service) =>
+        FileService.BindService(new PooledUploadBinder(binder), service);
+
+    private sealed class PooledUploadBinder(ServiceBinderBase inner) : ServiceBinderBase
+    {
+        public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, UnaryServerMethod<TRequest, TResponse>? handler) =>
+            inner.AddMethod(method, handler);
+
+        public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, ServerStreamingServerMethod<TRequest, TResponse>? handler) =>
+            inner.AddMethod(method, handler);
+
+        public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, DuplexStreamingServerMethod<TRequest, TResponse>? handler) =>
+            inner.AddMethod(method, handler);
+
+        public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, ClientStreamingServerMethod<TRequest, TResponse>? handler)
+        {
+            if (method is Method<UploadFileRequest, TResponse> upload)
+            {
+                var pooled = new Method<UploadFileRequest, TResponse>(upload.Type, upload.ServiceName, upload.Name, UploadMessages.Marshaller, upload.ResponseMarshaller);
+                inner.AddMethod(pooled, (ClientStreamingServerMethod<UploadFileRequest, TResponse>?)(object?)handler);
+                return;
+            }
+
+            inner.AddMethod(method, handler);
+        }
+    }
+}
