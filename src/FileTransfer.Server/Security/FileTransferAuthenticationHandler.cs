@@ -23,6 +23,9 @@ internal sealed class FileTransferAuthenticationHandler(
     public const string SchemeName = "FileTransfer";
     public const string ApiKeyHeader = "X-Api-Key";
 
+    // Immutable (no ticket, no properties): one instance serves every request without a credential.
+    private static readonly Task<AuthenticateResult> NoCredential = Task.FromResult(AuthenticateResult.NoResult());
+
     protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
         var bearer = BearerToken();
@@ -35,14 +38,14 @@ internal sealed class FileTransferAuthenticationHandler(
         var key = bearer ?? headerKey.FirstOrDefault();
         if (key is not null)
         {
-            var identity = keys.Find(key, "ApiKey");
-            return Task.FromResult(identity is null ? AuthenticateResult.Fail("The API key is not valid.") : Success(identity));
+            // A valid key's result is built once per key (ApiKeyStore): nothing is allocated for it here.
+            return keys.Find(key) ?? Task.FromResult(AuthenticateResult.Fail("The API key is not valid."));
         }
 
         var token = Request.Query[SignedLink.QueryParameter];
         if (token.Count == 0)
         {
-            return Task.FromResult(AuthenticateResult.NoResult());
+            return NoCredential;
         }
 
         if (token.Count > 1)
@@ -55,7 +58,7 @@ internal sealed class FileTransferAuthenticationHandler(
             return Task.FromResult(AuthenticateResult.Fail(error));
         }
 
-        return Task.FromResult(Success(LinkIdentity(link)));
+        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(LinkIdentity(link)), SchemeName)));
     }
 
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
@@ -92,9 +95,6 @@ internal sealed class FileTransferAuthenticationHandler(
         // RFC 9110 11.1: the scheme name is case-insensitive.
         return header.StartsWith(Prefix, StringComparison.OrdinalIgnoreCase) ? header[Prefix.Length..].Trim() : null;
     }
-
-    private AuthenticateResult Success(ClaimsIdentity identity) =>
-        AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), SchemeName));
 
     private static ClaimsIdentity LinkIdentity(SignedLink link)
     {
