@@ -26,9 +26,25 @@ internal sealed class FileTransferAuthenticationHandler(
     // Immutable (no ticket, no properties): one instance serves every request without a credential.
     private static readonly Task<AuthenticateResult> NoCredential = Task.FromResult(AuthenticateResult.NoResult());
 
+    /// <summary>
+    /// Whether <paramref name="request"/> carries anything this scheme reads as a credential (a Bearer
+    /// token, an <c>X-Api-Key</c> header, a <c>sig</c> parameter), valid or not. Authentication
+    /// answers "no result" exactly when it does not; anonymous reads ask here instead of
+    /// authenticating the request a second time.
+    /// </summary>
+    public static bool PresentsCredential(HttpRequest request) =>
+        BearerToken(request) is not null
+        || request.Headers[ApiKeyHeader].Count > 0
+        || request.Query[SignedLink.QueryParameter].Count > 0;
+
     protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
-        var bearer = BearerToken();
+        if (!PresentsCredential(Request))
+        {
+            return NoCredential;
+        }
+
+        var bearer = BearerToken(Request);
         var headerKey = Request.Headers[ApiKeyHeader];
         if (headerKey.Count > 1 || (bearer is not null && headerKey.Count == 1 && headerKey[0] != bearer))
         {
@@ -43,11 +59,6 @@ internal sealed class FileTransferAuthenticationHandler(
         }
 
         var token = Request.Query[SignedLink.QueryParameter];
-        if (token.Count == 0)
-        {
-            return NoCredential;
-        }
-
         if (token.Count > 1)
         {
             return Task.FromResult(AuthenticateResult.Fail("Send one signed link."));
@@ -87,9 +98,9 @@ internal sealed class FileTransferAuthenticationHandler(
                 ? detail
                 : "The credentials do not allow this request.");
 
-    private string? BearerToken()
+    private static string? BearerToken(HttpRequest request)
     {
-        var header = Request.Headers.Authorization.ToString();
+        var header = request.Headers.Authorization.ToString();
         const string Prefix = "Bearer ";
 
         // RFC 9110 11.1: the scheme name is case-insensitive.
