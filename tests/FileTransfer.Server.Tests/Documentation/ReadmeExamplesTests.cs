@@ -94,20 +94,9 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         Assert.True(pack.ExitCode == 0, pack.Output + pack.Error);
         var project = _work.PathOf("library");
         Directory.CreateDirectory(project);
-        await File.WriteAllTextAsync(Path.Combine(project, "example.csproj"), $"""
-            <Project Sdk="Microsoft.NET.Sdk">
-              <PropertyGroup>
-                <OutputType>Exe</OutputType>
-                <TargetFramework>net10.0</TargetFramework>
-                <ImplicitUsings>enable</ImplicitUsings>
-                <Nullable>enable</Nullable>
-                <RestoreAdditionalProjectSources>{packages}</RestoreAdditionalProjectSources>
-              </PropertyGroup>
-              <ItemGroup>
-                <PackageReference Include="FileTransfer.Client" Version="{version}" />
-              </ItemGroup>
-            </Project>
-            """);
+        await File.WriteAllTextAsync(Path.Combine(project, "example.csproj"), ConsoleProject(
+            $"<RestoreAdditionalProjectSources>{packages}</RestoreAdditionalProjectSources>",
+            $"""<PackageReference Include="FileTransfer.Client" Version="{version}" />"""));
         await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Readme.Block("## Client library", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
 
         var run = await RunAsync("dotnet", ["run", "--project", project], TimeSpan.FromMinutes(4));
@@ -146,24 +135,31 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         var versions = File.ReadAllText(Path.Combine(RepositoryPaths.Root, "Directory.Packages.props"));
         string Version(string package) => Regex.Match(versions, $"Include=\"{Regex.Escape(package)}\" Version=\"([^\"]+)\"").Groups[1].Value;
         var protos = Path.Combine(RepositoryPaths.Root, "protos");
-        return $"""
-            <Project Sdk="Microsoft.NET.Sdk">
-              <PropertyGroup>
-                <OutputType>Exe</OutputType>
-                <TargetFramework>net10.0</TargetFramework>
-                <ImplicitUsings>enable</ImplicitUsings>
-                <Nullable>enable</Nullable>
-                <ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally>
-              </PropertyGroup>
-              <ItemGroup>
-                <PackageReference Include="Grpc.Net.Client" Version="{Version("Grpc.Net.Client")}" />
-                <PackageReference Include="Google.Protobuf" Version="{Version("Google.Protobuf")}" />
-                <PackageReference Include="Grpc.Tools" Version="{Version("Grpc.Tools")}" PrivateAssets="all" />
-                <Protobuf Include="{protos}/filetransfer/v1/file_service.proto" ProtoRoot="{protos}" GrpcServices="Client" />
-              </ItemGroup>
-            </Project>
-            """;
+        return ConsoleProject(
+            "<ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally>",
+            $"""
+            <PackageReference Include="Grpc.Net.Client" Version="{Version("Grpc.Net.Client")}" />
+            <PackageReference Include="Google.Protobuf" Version="{Version("Google.Protobuf")}" />
+            <PackageReference Include="Grpc.Tools" Version="{Version("Grpc.Tools")}" PrivateAssets="all" />
+            <Protobuf Include="{protos}/filetransfer/v1/file_service.proto" ProtoRoot="{protos}" GrpcServices="Client" />
+            """);
     }
+
+    // A console project as a reader of the README would create it, with the properties and items an example needs.
+    private static string ConsoleProject(string properties, string items) => $"""
+        <Project Sdk="Microsoft.NET.Sdk">
+          <PropertyGroup>
+            <OutputType>Exe</OutputType>
+            <TargetFramework>net10.0</TargetFramework>
+            <ImplicitUsings>enable</ImplicitUsings>
+            <Nullable>enable</Nullable>
+            {properties}
+          </PropertyGroup>
+          <ItemGroup>
+            {items}
+          </ItemGroup>
+        </Project>
+        """;
 
     private string Addresses(string text) =>
         text.Replace("http://localhost:5000/", _server.Http1.ToString(), StringComparison.Ordinal)
