@@ -20,8 +20,9 @@ public sealed class TransferTuningOptions
 
     /// <summary>
     /// The same for HTTP/2 responses (default 1 MiB). Every HTTP/2 flush that has to wait allocates
-    /// Kestrel's flush state (~0.7 KB), so fewer, larger flushes: 2.86 -> 1.69 MB allocated per GiB
-    /// and 1.24x the throughput; over HTTP/1.1 the same size measured no gain (benchmarks/RESULTS.md, run T3).
+    /// Kestrel's flush state (~0.7 KB), so fewer, larger flushes: 2.9 -> 1.7-2.1 MB allocated per GiB
+    /// at the same or better throughput; over HTTP/1.1 the same size measured no gain
+    /// (benchmarks/RESULTS.md, runs T3, T3b).
     /// </summary>
     [Range(4 * 1024, 16 * 1024 * 1024)]
     public int Http2SendFileChunkBytes { get; set; } = 1024 * 1024;
