@@ -27,7 +27,7 @@ internal sealed class HarnessOptions
           --unary-calls N          GetFileInfo calls per measured run of the unary case (default 100000)
           --server-env KEY=VALUE   extra environment for our server, repeatable
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable:
-                                   its rows sit next to ours in cases 1, 2 and 5, measured in the same run (before/after rows)
+                                   its rows sit next to ours in cases 1, 2, 3, 5, 7, 8 and 10, measured in the same run (before/after rows)
           --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change,
                                    built in a second worktree), with the --baseline-env settings if any
           --out DIR                write report.md, results.dat and results.png there (default: print only)

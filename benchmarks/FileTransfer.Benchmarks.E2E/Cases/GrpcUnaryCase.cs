@@ -1,4 +1,5 @@
 using FileTransfer.Benchmarks.E2E.Clients;
+using FileTransfer.Benchmarks.E2E.Infrastructure;
 using FileTransfer.Benchmarks.E2E.Reporting;
 
 namespace FileTransfer.Benchmarks.E2E.Cases;
@@ -16,19 +17,37 @@ internal static class GrpcUnaryCase
     {
         var calls = context.Options.UnaryCalls;
         var file = context.Small1K;
-        using var client = context.NewGrpcClient(context.Ours);
-        var row = new CaseResult(Group, $"{calls:N0} × GetFileInfo", "ours", GrpcCases.Grpc, GrpcClient.Label + ", one channel") { PerRequest = true };
-        context.Measurer.Plan(row, context.Ours, async verify =>
+        List<OurServer> servers = context.Baseline is null ? [context.Ours] : [context.Ours, context.Baseline];
+        var clients = new List<GrpcClient>();
+        try
         {
-            // The warm-up pays for JIT and the digest of the file (computed once, then read from its sidecar).
-            var count = verify ? Math.Min(calls, 2_000) : calls;
-            for (var i = 0; i < count; i++)
+            // ours-before (--baseline-server, --baseline-env) gets the same calls, round-robin with ours.
+            foreach (var server in servers)
             {
-                Measurer.Expect(await client.GetFileInfoAsync(BenchContext.GrpcName(file)) == file.Size, "GetFileInfo: wrong size");
+                var client = context.NewGrpcClient(server);
+                clients.Add(client);
+                var row = new CaseResult(Group, $"{calls:N0} × GetFileInfo", server.Name, GrpcCases.Grpc, GrpcClient.Label + ", one channel") { PerRequest = true };
+                context.Measurer.Plan(row, server, async verify =>
+                {
+                    // The warm-up pays for JIT and the digest of the file (computed once, then read from its sidecar).
+                    var count = verify ? Math.Min(calls, 2_000) : calls;
+                    for (var i = 0; i < count; i++)
+                    {
+                        Measurer.Expect(await client.GetFileInfoAsync(BenchContext.GrpcName(file)) == file.Size, "GetFileInfo: wrong size");
+                    }
+
+                    return new Transfer(0, Requests: count);
+                });
             }
 
-            return new Transfer(0, Requests: count);
-        });
-        await context.Measurer.RunPlannedAsync(Math.Min(context.Options.Runs, 3));
+            await context.Measurer.RunPlannedAsync(Math.Min(context.Options.Runs, 3));
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                client.Dispose();
+            }
+        }
     }
 }

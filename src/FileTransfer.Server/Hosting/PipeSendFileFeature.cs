@@ -85,6 +85,10 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
         }
     }
 
+    /// <summary>Bytes between two flushes for a response over <paramref name="protocol"/> (HTTP/2 gets its own, larger size).</summary>
+    internal static int ChunkBytesFor(string protocol, TransferTuningOptions options) =>
+        HttpProtocol.IsHttp2(protocol) ? options.Http2SendFileChunkBytes : options.SendFileChunkBytes;
+
     /// <summary>Installs the feature on every request, wrapping the server's own body feature.</summary>
     public static void Use(WebApplication app)
     {
@@ -98,7 +102,7 @@ internal sealed class PipeSendFileFeature(IHttpResponseBodyFeature inner, int ch
         {
             if (context.Features.Get<IHttpResponseBodyFeature>() is { } body)
             {
-                context.Features.Set<IHttpResponseBodyFeature>(new PipeSendFileFeature(body, options.SendFileChunkBytes));
+                context.Features.Set<IHttpResponseBodyFeature>(new PipeSendFileFeature(body, ChunkBytesFor(context.Request.Protocol, options)));
             }
 
             return next(context);

@@ -2,6 +2,7 @@ using System.Security.Claims;
 using System.Security.Cryptography;
 using System.Text;
 using FileTransfer.Server.Storage;
+using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;
@@ -10,9 +11,20 @@ namespace FileTransfer.Server.Security;
 /// The configured API keys, held only as SHA-256 hashes and compared in constant time, so that
 /// neither a timing side channel nor a memory dump of the lookup gives a key away.
 /// </summary>
+/// <remarks>
+/// Keys are read once (<see cref="IOptions{TOptions}"/>, not a monitor) and never change while the
+/// process runs, so each key's authentication result (ticket, principal, claims) is built here once
+/// and the same instance is handed to every request that presents the key: per request that saves
+/// the claims, the identity, the principal, the ticket, the result and its task. The identity and
+/// principal are <see cref="ReadOnlyClaimsIdentity"/> / <see cref="ReadOnlyClaimsPrincipal"/>, so
+/// code that tried to add a claim to the shared principal would fail loudly instead of granting
+/// it to every later request with the same key.
+/// </remarks>
 internal sealed class ApiKeyStore
 {
-    private readonly List<(byte[] Hash, string Id, string[] Scopes)> _keys = [];
+    public const string AuthenticationType = "ApiKey";
+
+    private readonly List<Entry> _keys = [];
 
     public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, StorageRoot root)
     {
@@ -34,11 +46,14 @@ internal sealed class ApiKeyStore
 
     public int Count => _keys.Count;
 
-    /// <summary>The identity <paramref name="presented"/> stands for, or null when it is no configured key.</summary>
-    public ClaimsIdentity? Find(string presented, string authenticationType)
+    /// <summary>
+    /// The successful authentication <paramref name="presented"/> stands for (the same instance for
+    /// every request with that key), or null when it is no configured key.
+    /// </summary>
+    public Task<AuthenticateResult>? Find(string presented)
     {
         var hash = Hash(presented);
-        (byte[] Hash, string Id, string[] Scopes)? match = null;
+        Entry? match = null;
 
         // Every entry is compared, whatever matched before: the time taken does not depend on
         // which key (if any) matched, and comparing fixed-length hashes hides the key length.
@@ -50,23 +65,26 @@ internal sealed class ApiKeyStore
             }
         }
 
-        if (match is not { } found)
-        {
-            return null;
-        }
-
-        var identity = new ClaimsIdentity(authenticationType, ClaimTypes.Name, ClaimTypes.Role);
-        identity.AddClaim(new Claim(ClaimTypes.Name, "key:" + found.Id));
-        identity.AddClaim(new Claim(FileTransferClaims.KeyId, found.Id));
-        identity.AddClaims(found.Scopes.Select(scope => new Claim(FileTransferClaims.Scope, scope)));
-        return identity;
+        return match?.Result;
     }
 
     private void Add(string key, string[] scopes)
     {
         var hash = Hash(key);
-        _keys.Add((hash, Convert.ToHexStringLower(hash)[..12], scopes));
+        var id = Convert.ToHexStringLower(hash)[..12];
+        Claim[] claims =
+        [
+            new(ClaimTypes.Name, "key:" + id),
+            new(FileTransferClaims.KeyId, id),
+            .. scopes.Select(scope => new Claim(FileTransferClaims.Scope, scope)),
+        ];
+        var principal = new ReadOnlyClaimsPrincipal(new ReadOnlyClaimsIdentity(claims, AuthenticationType, ClaimTypes.Name, ClaimTypes.Role));
+        var ticket = new AuthenticationTicket(principal, FileTransferAuthenticationHandler.SchemeName);
+        _keys.Add(new Entry(hash, Task.FromResult(AuthenticateResult.Success(ticket))));
     }
 
+    // The key itself is hashed at once and never stored (a memory dump of the store shows no key).
     private static byte[] Hash(string key) => SHA256.HashData(Encoding.UTF8.GetBytes(key));
+
+    private sealed record Entry(byte[] Hash, Task<AuthenticateResult> Result);
 }

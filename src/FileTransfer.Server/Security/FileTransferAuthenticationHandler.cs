@@ -23,9 +23,28 @@ internal sealed class FileTransferAuthenticationHandler(
     public const string SchemeName = "FileTransfer";
     public const string ApiKeyHeader = "X-Api-Key";
 
+    // Immutable (no ticket, no properties): one instance serves every request without a credential.
+    private static readonly Task<AuthenticateResult> NoCredential = Task.FromResult(AuthenticateResult.NoResult());
+
+    /// <summary>
+    /// Whether <paramref name="request"/> carries anything this scheme reads as a credential (a Bearer
+    /// token, an <c>X-Api-Key</c> header, a <c>sig</c> parameter), valid or not. Authentication
+    /// answers "no result" exactly when it does not; anonymous reads ask here instead of
+    /// authenticating the request a second time.
+    /// </summary>
+    public static bool PresentsCredential(HttpRequest request) =>
+        BearerToken(request) is not null
+        || request.Headers[ApiKeyHeader].Count > 0
+        || request.Query[SignedLink.QueryParameter].Count > 0;
+
     protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
-        var bearer = BearerToken();
+        if (!PresentsCredential(Request))
+        {
+            return NoCredential;
+        }
+
+        var bearer = BearerToken(Request);
         var headerKey = Request.Headers[ApiKeyHeader];
         if (headerKey.Count > 1 || (bearer is not null && headerKey.Count == 1 && headerKey[0] != bearer))
         {
@@ -35,16 +54,11 @@ internal sealed class FileTransferAuthenticationHandler(
         var key = bearer ?? headerKey.FirstOrDefault();
         if (key is not null)
         {
-            var identity = keys.Find(key, "ApiKey");
-            return Task.FromResult(identity is null ? AuthenticateResult.Fail("The API key is not valid.") : Success(identity));
+            // A valid key's result is built once per key (ApiKeyStore): nothing is allocated for it here.
+            return keys.Find(key) ?? Task.FromResult(AuthenticateResult.Fail("The API key is not valid."));
         }
 
         var token = Request.Query[SignedLink.QueryParameter];
-        if (token.Count == 0)
-        {
-            return Task.FromResult(AuthenticateResult.NoResult());
-        }
-
         if (token.Count > 1)
         {
             return Task.FromResult(AuthenticateResult.Fail("Send one signed link."));
@@ -55,7 +69,7 @@ internal sealed class FileTransferAuthenticationHandler(
             return Task.FromResult(AuthenticateResult.Fail(error));
         }
 
-        return Task.FromResult(Success(LinkIdentity(link)));
+        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(LinkIdentity(link)), SchemeName)));
     }
 
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
@@ -84,17 +98,14 @@ internal sealed class FileTransferAuthenticationHandler(
                 ? detail
                 : "The credentials do not allow this request.");
 
-    private string? BearerToken()
+    private static string? BearerToken(HttpRequest request)
     {
-        var header = Request.Headers.Authorization.ToString();
+        var header = request.Headers.Authorization.ToString();
         const string Prefix = "Bearer ";
 
         // RFC 9110 11.1: the scheme name is case-insensitive.
         return header.StartsWith(Prefix, StringComparison.OrdinalIgnoreCase) ? header[Prefix.Length..].Trim() : null;
     }
-
-    private AuthenticateResult Success(ClaimsIdentity identity) =>
-        AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), SchemeName));
 
     private static ClaimsIdentity LinkIdentity(SignedLink link)
     {

@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.Extensions.Options;
 
@@ -18,14 +17,20 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
     /// <summary>Route value holding the file name in <c>api/files/{**path}</c>.</summary>
     public const string PathRouteValue = "path";
 
-    protected override async Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
+    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
+    {
+        Decide(context, requirement);
+        return Task.CompletedTask;
+    }
+
+    private void Decide(AuthorizationHandlerContext context, ScopeRequirement requirement)
     {
         var user = context.User;
         if (user.Identity?.IsAuthenticated != true)
         {
             // Anonymous reads are for callers that sent nothing. A refused key or link stays
             // unauthenticated here and gets 401: a silent downgrade would hide a misconfigured client.
-            if (requirement.Scope == Scopes.Read && options.Value.AllowAnonymousRead && await PresentedNoCredentialAsync(context.Resource))
+            if (requirement.Scope == Scopes.Read && options.Value.AllowAnonymousRead && PresentedNoCredential(context.Resource))
             {
                 context.Succeed(requirement);
             }
@@ -59,7 +64,8 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
         resource is HttpContext http ? http.GetRouteValue(PathRouteValue) as string : null;
 
     // Only an HttpContext can prove that nothing was presented; any other resource is treated as
-    // if a credential had been refused.
-    private static async Task<bool> PresentedNoCredentialAsync(object? resource) =>
-        resource is HttpContext http && (await http.AuthenticateAsync()).None;
+    // if a credential had been refused. The authentication handler's own rule, read from the request
+    // (authenticating it again would cost a second pass through the authentication service).
+    private static bool PresentedNoCredential(object? resource) =>
+        resource is HttpContext http && !FileTransferAuthenticationHandler.PresentsCredential(http.Request);
 }

@@ -51,10 +51,20 @@ internal static class SecurityRegistration
         return builder;
     }
 
+    // The key UseAuthentication sets on the builder and WebApplication checks before adding its own.
+    internal const string AuthenticationMiddlewareSetKey = "__AuthenticationMiddlewareSet";
+
     /// <summary>Authentication, then the rate limiter (which partitions by key), then authorization.</summary>
     public static WebApplication UseFileTransferSecurity(this WebApplication app)
     {
-        app.UseAuthentication();
+        // A request that carries no credential can only come out of authentication anonymous (no
+        // result): it skips the authentication service, its handler and their per-request state.
+        // Its User is the empty anonymous principal either way, authorization judges it the same, and
+        // a 401 challenge still goes through the handler (which then finds nothing, as before).
+        // UseAuthentication marks only the branch as authenticated; without the mark on the app,
+        // WebApplication would add a second, unconditional authentication in front of everything.
+        app.UseWhen(context => FileTransferAuthenticationHandler.PresentsCredential(context.Request), credentials => credentials.UseAuthentication());
+        ((IApplicationBuilder)app).Properties[AuthenticationMiddlewareSetKey] = true;
         app.UseRateLimiter();
         app.UseAuthorization();
 

@@ -53,6 +53,32 @@ public sealed class KestrelTuningTests
         Assert.Equal(131072, options.Limits.MaxResponseBufferSize);
     }
 
+    [Fact]
+    public void Http2_Receive_Windows_Default_To_The_Measured_Sizes()
+    {
+        using var factory = new FileTransferFactory();
+
+        var http2 = factory.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.Http2;
+
+        Assert.Equal(KestrelTuning.Http2StreamWindowBytes, http2.InitialStreamWindowSize);
+        Assert.Equal(KestrelTuning.Http2ConnectionWindowBytes, http2.InitialConnectionWindowSize);
+        Assert.NotEqual(new Http2Limits().InitialStreamWindowSize, http2.InitialStreamWindowSize);
+        Assert.True(http2.InitialConnectionWindowSize >= http2.InitialStreamWindowSize);
+    }
+
+    [Fact]
+    public void Http2_Receive_Windows_Follow_Configuration()
+    {
+        using var factory = new FileTransferFactory()
+            .With("Kestrel:Limits:Http2:InitialStreamWindowSize", "786432")
+            .With("Kestrel:Limits:Http2:InitialConnectionWindowSize", "2097152");
+
+        var http2 = factory.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits.Http2;
+
+        Assert.Equal(786432, http2.InitialStreamWindowSize);
+        Assert.Equal(2097152, http2.InitialConnectionWindowSize);
+    }
+
     [Theory]
     [InlineData(null, 32 * 1024)]
     [InlineData("4096", 4096)]

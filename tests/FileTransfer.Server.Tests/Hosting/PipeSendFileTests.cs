@@ -1,7 +1,10 @@
 using System.Net;
 using System.Net.Http.Headers;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Tests.Hosting;
 
@@ -14,7 +17,31 @@ public sealed class PipeSendFileTests : IDisposable
     private const int Chunk = 4096;
     private readonly KestrelFactory _server = new();
 
-    public PipeSendFileTests() => _server.With("Transfer:SendFileChunkBytes", Chunk.ToString(System.Globalization.CultureInfo.InvariantCulture));
+    public PipeSendFileTests() => _server
+        .With("Transfer:SendFileChunkBytes", Chunk.ToString(System.Globalization.CultureInfo.InvariantCulture))
+        .With("Transfer:Http2SendFileChunkBytes", Chunk.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+    [Theory]
+    [InlineData("HTTP/1.1", 256 * 1024)]
+    [InlineData("HTTP/1.0", 256 * 1024)]
+    [InlineData("HTTP/2", 1024 * 1024)]
+    public void Http2_Responses_Flush_In_Larger_Chunks_By_Default(string protocol, int expected)
+    {
+        Assert.Equal(expected, PipeSendFileFeature.ChunkBytesFor(protocol, new TransferTuningOptions()));
+    }
+
+    [Fact]
+    public void Each_Protocol_Follows_Its_Own_Configured_Chunk()
+    {
+        using var factory = new FileTransferFactory()
+            .With("Transfer:SendFileChunkBytes", "65536")
+            .With("Transfer:Http2SendFileChunkBytes", "2097152");
+
+        var options = factory.Services.GetRequiredService<IOptions<TransferTuningOptions>>().Value;
+
+        Assert.Equal(65536, PipeSendFileFeature.ChunkBytesFor("HTTP/1.1", options));
+        Assert.Equal(2097152, PipeSendFileFeature.ChunkBytesFor("HTTP/2", options));
+    }
 
     public static TheoryData<int, bool> Sizes() => new()
     {

@@ -141,7 +141,7 @@ public sealed class DevelopmentKeyTests : IDisposable
         Assert.Null(store.DevelopmentKey);
         Assert.Null(other.DevelopmentKey);
         Assert.Equal(0, store.Count);
-        Assert.Null(store.Find(planted.Key, "ApiKey"));
+        Assert.Null(store.Find(planted.Key));
         Assert.Equal(before, File.ReadAllBytes(planted.FilePath!));
         Assert.False(File.Exists(otherFile));
         Assert.Single(Directory.GetFileSystemEntries(Folder));
@@ -161,7 +161,7 @@ public sealed class DevelopmentKeyTests : IDisposable
     private DevelopmentKey Start(string root, string? folder = null)
     {
         var store = Store(root, folder ?? Folder, Environments.Development);
-        Assert.NotNull(store.Find(store.DevelopmentKey!.Key, "ApiKey"));
+        Assert.NotNull(store.Find(store.DevelopmentKey!.Key));
         return store.DevelopmentKey;
     }
 

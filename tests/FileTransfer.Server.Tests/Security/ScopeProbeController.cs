@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Security.Claims;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
 
@@ -10,6 +12,18 @@ namespace FileTransfer.Server.Tests.Security;
 [ApiController]
 public sealed class ScopeProbeController : ControllerBase
 {
+    /// <summary>The principal each request tagged <c>?probe=ID</c> ran as, so a test can compare instances.</summary>
+    public static ConcurrentDictionary<string, ClaimsPrincipal> Principals { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>Authorized by the read policy; records the request's principal under <paramref name="probe"/>.</summary>
+    [HttpGet("api/files/probe-principal/{**path}")]
+    [Authorize("read")]
+    public IActionResult RecordPrincipal(string path, [FromQuery] string probe)
+    {
+        Principals[probe] = User;
+        return Claims(path);
+    }
+
     [HttpPut("api/files/probe/{**path}")]
     [HttpPost("api/files/probe/{**path}")]
     public IActionResult Write(string path) => Claims(path);
