@@ -21,6 +21,9 @@ namespace FileTransfer.Client;
 /// </remarks>
 public sealed class FileTransferClient : IDisposable
 {
+    /// <summary>The largest gRPC message accepted: chunks are 32 KiB by default; a server configured for larger ones still fits.</summary>
+    internal const int MaxReceiveMessageSize = 16 * 1024 * 1024;
+
     private readonly IFileTransport _transport;
     private readonly FileTransferClientOptions _options;
 
@@ -218,12 +221,11 @@ public sealed class FileTransferClient : IDisposable
         return new GrpcTransport(new FileService.FileServiceClient(channel), address, options.ApiKey, channel);
     }
 
-    internal static GrpcChannelOptions ChannelOptions(HttpClient? httpClient) => new()
+    private static GrpcChannelOptions ChannelOptions(HttpClient? httpClient) => new()
     {
         HttpClient = httpClient,
         HttpHandler = httpClient is null ? HttpHandlers.Create() : null,
         DisposeHttpClient = httpClient is null,
-        // Chunks are 32 KiB by default; a server configured for larger ones still fits.
-        MaxReceiveMessageSize = 16 * 1024 * 1024,
+        MaxReceiveMessageSize = MaxReceiveMessageSize,
     };
 }
