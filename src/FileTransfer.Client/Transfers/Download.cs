@@ -17,13 +17,13 @@ internal sealed class Download(IFileTransport transport, FileTransferClientOptio
     private long _origin;
     private long _offset;
     private RemoteFileInfo? _file;
+    // The bytes already in the destination when the download started that it kept (0 once it starts over).
     private long _startedAt;
 
     public async Task<DownloadResult> RunAsync(CancellationToken cancellationToken)
     {
         using var hash = _hash;
         var ifRange = await PrepareAsync(cancellationToken);
-        var resumedAt = _offset;
         var restarted = DownloadRestartReason.None;
         while (true)
         {
@@ -104,9 +104,10 @@ internal sealed class Download(IFileTransport transport, FileTransferClientOptio
             Length = _offset,
             Sha256 = actual,
             Verified = _file.Sha256 is not null,
-            ResumedAt = restarted == DownloadRestartReason.None ? resumedAt : 0,
+            // Starting over sets _startedAt to 0, so it is the resumed prefix only when that prefix was kept.
+            ResumedAt = _startedAt,
             Restarted = restarted,
-            ResumedWithoutETag = resumedAt > 0 && options.IfMatch is null && restarted == DownloadRestartReason.None,
+            ResumedWithoutETag = _startedAt > 0 && options.IfMatch is null,
             Retries = _backoff.Retries,
         };
     }
