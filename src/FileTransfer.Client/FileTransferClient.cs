@@ -136,7 +136,7 @@ public sealed class FileTransferClient : IDisposable
         {
             await using (var stream = part.Open())
             {
-                result = await DownloadAsync(name, stream, options, progress, cancellationToken);
+                result = await new Download(_transport, _options, name, stream, options, progress, part.OutputPath).RunAsync(cancellationToken);
             }
         }
         catch (FileTransferException e) when (e.Kind == FileTransferErrorKind.DigestMismatch)
@@ -156,18 +156,7 @@ public sealed class FileTransferClient : IDisposable
         }
 
         part.Commit();
-        return new DownloadResult
-        {
-            File = result.File,
-            Length = result.Length,
-            Sha256 = result.Sha256,
-            Verified = result.Verified,
-            ResumedAt = result.ResumedAt,
-            Restarted = result.Restarted,
-            ResumedWithoutETag = result.ResumedWithoutETag,
-            Retries = result.Retries,
-            Path = part.OutputPath,
-        };
+        return result;
     }
 
     /// <summary>

@@ -7,9 +7,11 @@ namespace FileTransfer.Client.Transfers;
 /// One download, for every protocol: resumes after bytes already in the destination (asking for
 /// the rest only while the file keeps their ETag), resumes a dropped connection from where it
 /// stopped (bounded retries with backoff), hashes the whole file as it is written and compares
-/// it with the SHA-256 the server announced.
+/// it with the SHA-256 the server announced. <c>path</c> is the local file the
+/// destination becomes, for the result.
 /// </summary>
-internal sealed class Download(IFileTransport transport, FileTransferClientOptions settings, string name, Stream destination, DownloadOptions options, IProgress<TransferProgress>? progress)
+internal sealed class Download(
+    IFileTransport transport, FileTransferClientOptions settings, string name, Stream destination, DownloadOptions options, IProgress<TransferProgress>? progress, string? path = null)
 {
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly Backoff _backoff = new(settings.MaxRetries, settings.RetryDelay);
@@ -109,6 +111,7 @@ internal sealed class Download(IFileTransport transport, FileTransferClientOptio
             Restarted = restarted,
             ResumedWithoutETag = _startedAt > 0 && options.IfMatch is null,
             Retries = _backoff.Retries,
+            Path = path,
         };
     }
 
