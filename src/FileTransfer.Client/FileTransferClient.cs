@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using FileTransfer.Client.Transfers;
 using FileTransfer.Client.Transport;
 using FileTransfer.Client.Transport.Grpc;
@@ -82,13 +81,8 @@ public sealed class FileTransferClient : IDisposable
     /// </summary>
     /// <param name="prefix">Only names starting with this, e.g. <c>videos/</c>; null for every file.</param>
     /// <param name="cancellationToken">Cancels the enumeration.</param>
-    public async IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix = null, [EnumeratorCancellation] CancellationToken cancellationToken = default)
-    {
-        await foreach (var file in _transport.ListAsync(prefix, _options.ListPageSize, cancellationToken))
-        {
-            yield return file;
-        }
-    }
+    public IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix = null, CancellationToken cancellationToken = default) =>
+        _transport.ListAsync(prefix, _options.ListPageSize, cancellationToken);
 
     /// <summary>Deletes a file (REST <c>DELETE</c>, gRPC <c>DeleteFile</c>).</summary>
     /// <param name="name">The file's name (or, over REST, a signed link).</param>
