@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using FileTransfer.Client.Transfers;
 using FileTransfer.Client.Transport;
 using FileTransfer.Client.Transport.Grpc;
@@ -21,6 +20,9 @@ namespace FileTransfer.Client;
 /// </remarks>
 public sealed class FileTransferClient : IDisposable
 {
+    /// <summary>The largest gRPC message accepted: chunks are 32 KiB by default; a server configured for larger ones still fits.</summary>
+    internal const int MaxReceiveMessageSize = 16 * 1024 * 1024;
+
     private readonly IFileTransport _transport;
     private readonly FileTransferClientOptions _options;
 
@@ -79,13 +81,8 @@ public sealed class FileTransferClient : IDisposable
     /// </summary>
     /// <param name="prefix">Only names starting with this, e.g. <c>videos/</c>; null for every file.</param>
     /// <param name="cancellationToken">Cancels the enumeration.</param>
-    public async IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix = null, [EnumeratorCancellation] CancellationToken cancellationToken = default)
-    {
-        await foreach (var file in _transport.ListAsync(prefix, _options.ListPageSize, cancellationToken))
-        {
-            yield return file;
-        }
-    }
+    public IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix = null, CancellationToken cancellationToken = default) =>
+        _transport.ListAsync(prefix, _options.ListPageSize, cancellationToken);
 
     /// <summary>Deletes a file (REST <c>DELETE</c>, gRPC <c>DeleteFile</c>).</summary>
     /// <param name="name">The file's name (or, over REST, a signed link).</param>
@@ -133,7 +130,7 @@ public sealed class FileTransferClient : IDisposable
         {
             await using (var stream = part.Open())
             {
-                result = await DownloadAsync(name, stream, options, progress, cancellationToken);
+                result = await new Download(_transport, _options, name, stream, options, progress, part.OutputPath).RunAsync(cancellationToken);
             }
         }
         catch (FileTransferException e) when (e.Kind == FileTransferErrorKind.DigestMismatch)
@@ -153,18 +150,7 @@ public sealed class FileTransferClient : IDisposable
         }
 
         part.Commit();
-        return new DownloadResult
-        {
-            File = result.File,
-            Length = result.Length,
-            Sha256 = result.Sha256,
-            Verified = result.Verified,
-            ResumedAt = result.ResumedAt,
-            Restarted = result.Restarted,
-            ResumedWithoutETag = result.ResumedWithoutETag,
-            Retries = result.Retries,
-            Path = part.OutputPath,
-        };
+        return result;
     }
 
     /// <summary>
@@ -218,12 +204,11 @@ public sealed class FileTransferClient : IDisposable
         return new GrpcTransport(new FileService.FileServiceClient(channel), address, options.ApiKey, channel);
     }
 
-    internal static GrpcChannelOptions ChannelOptions(HttpClient? httpClient) => new()
+    private static GrpcChannelOptions ChannelOptions(HttpClient? httpClient) => new()
     {
         HttpClient = httpClient,
         HttpHandler = httpClient is null ? HttpHandlers.Create() : null,
         DisposeHttpClient = httpClient is null,
-        // Chunks are 32 KiB by default; a server configured for larger ones still fits.
-        MaxReceiveMessageSize = 16 * 1024 * 1024,
+        MaxReceiveMessageSize = MaxReceiveMessageSize,
     };
 }

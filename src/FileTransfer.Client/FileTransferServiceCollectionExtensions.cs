@@ -36,7 +36,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddGrpcClient<FileService.FileServiceClient>((provider, factory) =>
                 factory.Address = provider.GetRequiredService<IOptions<FileTransferClientOptions>>().Value.EffectiveAddress)
             .ConfigurePrimaryHttpMessageHandler(HttpHandlers.Create)
-            .ConfigureChannel(channel => channel.MaxReceiveMessageSize = FileTransferClient.ChannelOptions(null).MaxReceiveMessageSize);
+            .ConfigureChannel(channel => channel.MaxReceiveMessageSize = FileTransferClient.MaxReceiveMessageSize);
 
         services.TryAddTransient(provider =>
         {

@@ -30,7 +30,7 @@ internal sealed class LiveProgress(IAnsiConsole console, TimeProvider time) : IT
                 }
             });
 
-    public static ProgressColumn[] Columns =>
+    private static ProgressColumn[] Columns =>
     [
         new TaskDescriptionColumn(),
         new ProgressBarColumn(),

@@ -7,9 +7,11 @@ namespace FileTransfer.Client.Transfers;
 /// One download, for every protocol: resumes after bytes already in the destination (asking for
 /// the rest only while the file keeps their ETag), resumes a dropped connection from where it
 /// stopped (bounded retries with backoff), hashes the whole file as it is written and compares
-/// it with the SHA-256 the server announced.
+/// it with the SHA-256 the server announced. <c>path</c> is the local file the
+/// destination becomes, for the result.
 /// </summary>
-internal sealed class Download(IFileTransport transport, FileTransferClientOptions settings, string name, Stream destination, DownloadOptions options, IProgress<TransferProgress>? progress)
+internal sealed class Download(
+    IFileTransport transport, FileTransferClientOptions settings, string name, Stream destination, DownloadOptions options, IProgress<TransferProgress>? progress, string? path = null)
 {
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly Backoff _backoff = new(settings.MaxRetries, settings.RetryDelay);
@@ -17,13 +19,13 @@ internal sealed class Download(IFileTransport transport, FileTransferClientOptio
     private long _origin;
     private long _offset;
     private RemoteFileInfo? _file;
+    // The bytes already in the destination when the download started that it kept (0 once it starts over).
     private long _startedAt;
 
     public async Task<DownloadResult> RunAsync(CancellationToken cancellationToken)
     {
         using var hash = _hash;
         var ifRange = await PrepareAsync(cancellationToken);
-        var resumedAt = _offset;
         var restarted = DownloadRestartReason.None;
         while (true)
         {
@@ -104,10 +106,12 @@ internal sealed class Download(IFileTransport transport, FileTransferClientOptio
             Length = _offset,
             Sha256 = actual,
             Verified = _file.Sha256 is not null,
-            ResumedAt = restarted == DownloadRestartReason.None ? resumedAt : 0,
+            // Starting over sets _startedAt to 0, so it is the resumed prefix only when that prefix was kept.
+            ResumedAt = _startedAt,
             Restarted = restarted,
-            ResumedWithoutETag = resumedAt > 0 && options.IfMatch is null && restarted == DownloadRestartReason.None,
+            ResumedWithoutETag = _startedAt > 0 && options.IfMatch is null,
             Retries = _backoff.Retries,
+            Path = path,
         };
     }
 
