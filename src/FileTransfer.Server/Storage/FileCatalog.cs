@@ -4,7 +4,7 @@ namespace FileTransfer.Server.Storage;
 internal sealed class FileCatalog(StorageRoot root, ContentTypes contentTypes)
 {
     // The root as the OS sees it once every link is followed, as the resolver compares it.
-    private readonly string _canonicalRoot = CanonicalPath.Resolve(root.FullPath) ?? root.FullPath;
+    private readonly string _canonicalRoot = root.CanonicalFullPath ?? root.FullPath;
 
     /// <summary>The file at <paramref name="path"/>, or null when there is none (or it is a folder).</summary>
     public StoredFile? Find(StoragePath path) => Describe(path.Name, path.FullPath);
