@@ -90,6 +90,10 @@ internal static class CanonicalPath
         || (path.StartsWith(root, StringComparison.Ordinal)
             && (root.EndsWith(Path.DirectorySeparatorChar) || path[root.Length] == Path.DirectorySeparatorChar));
 
+    /// <summary>True when <paramref name="path"/> lies below <paramref name="root"/>: the root itself is not below it.</summary>
+    public static bool IsBelow(string path, string root) =>
+        IsUnder(path, root) && path.Length > root.Length;
+
     private static void Push(Stack<string> pending, string relative)
     {
         var segments = relative.Split(Separators);

@@ -4,7 +4,7 @@ namespace FileTransfer.Server.Storage;
 internal sealed class FileCatalog(StorageRoot root, ContentTypes contentTypes)
 {
     // The root as the OS sees it once every link is followed, as the resolver compares it.
-    private readonly string _canonicalRoot = CanonicalPath.Resolve(root.FullPath) ?? root.FullPath;
+    private readonly string _canonicalRoot = root.CanonicalFullPath ?? root.FullPath;
 
     /// <summary>The file at <paramref name="path"/>, or null when there is none (or it is a folder).</summary>
     public StoredFile? Find(StoragePath path) => Describe(path.Name, path.FullPath);
@@ -28,8 +28,7 @@ internal sealed class FileCatalog(StorageRoot root, ContentTypes contentTypes)
             return null; // missing, or a folder (which the OS refuses to open as a file)
         }
 
-        var lastModified = new DateTimeOffset(opened.LastWriteTimeUtc);
-        file = new StoredFile(path.Name, path.FullPath, opened.Length, contentTypes.For(path.Name), lastModified, EntityTags.For(opened.Length, lastModified));
+        file = Describe(path.Name, path.FullPath, opened.Length, new DateTimeOffset(opened.LastWriteTimeUtc));
         return opened;
     }
 
@@ -61,7 +60,13 @@ internal sealed class FileCatalog(StorageRoot root, ContentTypes contentTypes)
             return null;
         }
 
-        var lastModified = new DateTimeOffset(target.LastWriteTimeUtc);
-        return new StoredFile(name, info.FullName, target.Length, contentTypes.For(name), lastModified, EntityTags.For(target.Length, lastModified));
+        return Describe(name, info.FullName, target.Length, new DateTimeOffset(target.LastWriteTimeUtc));
     }
+
+    /// <summary>
+    /// A file of this size and time as both protocols describe it: the type from the name's
+    /// extension and the strong ETag from size and time (<see cref="EntityTags"/>), derived here only.
+    /// </summary>
+    public StoredFile Describe(string name, string fullPath, long size, DateTimeOffset lastModified) =>
+        new(name, fullPath, size, contentTypes.For(name), lastModified, EntityTags.For(size, lastModified));
 }

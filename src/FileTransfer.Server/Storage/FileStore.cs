@@ -12,7 +12,6 @@ internal sealed partial class FileStore(
     FileCatalog catalog,
     DigestStore digests,
     NameLocks locks,
-    ContentTypes contentTypes,
     ILogger<FileStore> logger)
 {
     /// <summary>Prefix of temporary upload files; reserved, so clients can neither list nor name them.</summary>
@@ -101,8 +100,7 @@ internal sealed partial class FileStore(
             digests.Save(target.Name, session.Length, lastWrite, sha256);
             File.Move(tempPath, target.FullPath, overwrite: true);
 
-            var lastModified = new DateTimeOffset(lastWrite);
-            var stored = new StoredFile(target.Name, target.FullPath, session.Length, contentTypes.For(target.Name), lastModified, EntityTags.For(session.Length, lastModified));
+            var stored = catalog.Describe(target.Name, target.FullPath, session.Length, new DateTimeOffset(lastWrite));
             LogCommitted(logger, target.Name, session.Length, existing is not null);
             return new UploadResult(stored, sha256, existing is not null);
         }

@@ -189,7 +189,7 @@ internal sealed class FileTreeWalk
     }
 
     private bool IsInsideRoot(string canonical) =>
-        CanonicalPath.IsUnder(canonical, _canonicalRoot) && canonical.Length > _canonicalRoot.Length;
+        CanonicalPath.IsBelow(canonical, _canonicalRoot);
 
     // Where the OS lands: a plain entry is its folder's canonical path plus its name; a link is resolved in full.
     private static string? CanonicalOf(Entry entry, string fullPath, string canonicalFolder) =>

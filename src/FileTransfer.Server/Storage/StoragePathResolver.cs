@@ -17,10 +17,6 @@ internal sealed class StoragePathResolver(StorageRoot root)
     /// <summary>Prefix of the server's own files (uploads in progress, digests); clients cannot name them.</summary>
     public const string ReservedPrefix = ".ft-";
 
-    // The root as the OS sees it once every link on the way to it is followed: canonical paths of
-    // names below it are compared with this, not with the configured spelling.
-    private readonly string? _canonicalRoot = CanonicalPath.Resolve(root.FullPath);
-
     public bool TryResolve(string? name, [NotNullWhen(true)] out StoragePath? path, [NotNullWhen(false)] out PathRejection? rejection)
     {
         path = null;
@@ -41,13 +37,13 @@ internal sealed class StoragePathResolver(StorageRoot root)
         // Following symbolic links must not leave the root either: compare what the OS will open,
         // or create, since an upload's target may be a dangling link.
         var canonical = CanonicalPath.Resolve(fullPath);
-        if (canonical is null || _canonicalRoot is null)
+        if (canonical is null || root.CanonicalFullPath is not { } canonicalRoot)
         {
             rejection = PathRejection.UnresolvableLink;
             return false;
         }
 
-        if (!CanonicalPath.IsUnder(canonical, _canonicalRoot) || canonical.Length == _canonicalRoot.Length)
+        if (!CanonicalPath.IsBelow(canonical, canonicalRoot))
         {
             rejection = PathRejection.OutsideRoot;
             return false;
@@ -57,14 +53,4 @@ internal sealed class StoragePathResolver(StorageRoot root)
         path = new StoragePath(name, fullPath);
         return true;
     }
-
-    /// <summary>
-    /// The client-facing spelling ('/' separated, relative) of a path found under the root, or null
-    /// for the root itself and paths outside it. Whether the name is client-visible is for
-    /// <see cref="TryResolve"/> to say, as for any name.
-    /// </summary>
-    public string? RelativeNameOf(string fullPath) =>
-        root.Contains(fullPath) && fullPath.Length > root.FullPath.Length
-            ? fullPath[(root.FullPath.Length + 1)..].Replace(Path.DirectorySeparatorChar, '/')
-            : null;
 }
