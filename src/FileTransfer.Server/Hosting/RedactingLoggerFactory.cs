@@ -178,12 +178,8 @@ internal sealed class RedactedException : Exception
     {
         _text = text;
         _stackTrace = original.StackTrace is { } trace ? CredentialRedaction.Redact(trace) : null;
-        OriginalType = original.GetType().FullName ?? original.GetType().Name;
         HResult = original.HResult;
     }
-
-    /// <summary>The type of the exception this one replaces.</summary>
-    public string OriginalType { get; }
 
     public override string? StackTrace => _stackTrace;
 
