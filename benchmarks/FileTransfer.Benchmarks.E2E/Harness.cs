@@ -70,14 +70,8 @@ internal sealed class Harness(HarnessOptions options)
         Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
         if (options.BaselineEnvironment.Count > 0 || options.BaselineServer is not null)
         {
-            var environment = new Dictionary<string, string>(options.ServerEnvironment);
-            foreach (var (key, value) in options.BaselineEnvironment)
-            {
-                environment[key] = value;
-            }
-
             // Same root as ours: the same files, read from the same inodes.
-            context.Baseline = await OurServer.StartAsync("ours-before", options.BaselineServer ?? ServerDll(), oursRoot, environment);
+            context.Baseline = await OurServer.StartAsync("ours-before", options.BaselineServer ?? ServerDll(), oursRoot, ServerEnvironmentWith(options.BaselineEnvironment));
         }
 
         if (options.Cases.Contains("grpc"))
@@ -142,16 +136,20 @@ internal sealed class Harness(HarnessOptions options)
         if (cases.Contains("sweep"))
         {
             await GrpcChunkSweep.RunAsync(context, (name, extra) =>
-            {
-                var environment = new Dictionary<string, string>(options.ServerEnvironment);
-                foreach (var (key, value) in extra)
-                {
-                    environment[key] = value;
-                }
-
-                return OurServer.StartAsync(name, options.SweepServer ?? ServerDll(), context.OursRoot, environment);
-            });
+                OurServer.StartAsync(name, options.SweepServer ?? ServerDll(), context.OursRoot, ServerEnvironmentWith(extra)));
         }
+    }
+
+    /// <summary><c>--server-env</c>, with <paramref name="overrides"/> replacing or adding variables.</summary>
+    private Dictionary<string, string> ServerEnvironmentWith(IReadOnlyDictionary<string, string> overrides)
+    {
+        var environment = new Dictionary<string, string>(options.ServerEnvironment);
+        foreach (var (key, value) in overrides)
+        {
+            environment[key] = value;
+        }
+
+        return environment;
     }
 
     /// <summary>The server dll the solution built next to this harness (same configuration).</summary>

@@ -36,9 +36,7 @@ internal static class GrpcCases
                 context.Measurer.Plan(row, server, async verify =>
                 {
                     var (bytes, sha) = await grpc.DownloadAsync(BenchContext.GrpcName(file), verify);
-                    Measurer.Expect(bytes == file.Size, $"received {bytes} of {file.Size} bytes");
-                    Measurer.Expect(!verify || sha == file.Sha256, "SHA-256 of the received chunks differs from the file's");
-                    return new Transfer(bytes);
+                    return Received(file, bytes, sha, verify);
                 });
                 if (server == context.Naive)
                 {
@@ -49,9 +47,7 @@ internal static class GrpcCases
                 context.Measurer.Plan(pooled, server, async verify =>
                 {
                     var (bytes, sha) = await grpc.DownloadPooledAsync(BenchContext.GrpcName(file), verify);
-                    Measurer.Expect(bytes == file.Size, $"received {bytes} of {file.Size} bytes");
-                    Measurer.Expect(!verify || sha == file.Sha256, "SHA-256 of the received chunks differs from the file's");
-                    return new Transfer(bytes);
+                    return Received(file, bytes, sha, verify);
                 });
 
                 foreach (var client in new[] { http1, http2 })
@@ -60,9 +56,7 @@ internal static class GrpcCases
                     context.Measurer.Plan(rest, server, async verify =>
                     {
                         var (bytes, sha) = await client.DownloadAsync(context.Url(server, client.Protocol == "HTTP/2", file), verify);
-                        Measurer.Expect(bytes == file.Size, $"received {bytes} of {file.Size} bytes");
-                        Measurer.Expect(!verify || sha == file.Sha256, "SHA-256 of the received bytes differs from the file's");
-                        return new Transfer(bytes);
+                        return Received(file, bytes, sha, verify);
                     });
                 }
             }
@@ -139,6 +133,14 @@ internal static class GrpcCases
         {
             yield return (Naive, service);
         }
+    }
+
+    /// <summary>A download's check: every byte of <paramref name="file"/> arrived and, when verifying, the same SHA-256.</summary>
+    private static Transfer Received(TestFile file, long bytes, string? sha, bool verify)
+    {
+        Measurer.Expect(bytes == file.Size, $"received {bytes} of {file.Size} bytes");
+        Measurer.Expect(!verify || sha == file.Sha256, "SHA-256 of the received bytes differs from the file's");
+        return new Transfer(bytes);
     }
 
     private static async Task VerifyStoredAsync(ServerUnderTest server, bool verify, TestFile file)

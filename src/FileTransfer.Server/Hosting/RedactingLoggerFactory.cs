@@ -59,7 +59,10 @@ internal sealed class RedactingLoggerFactory(ILoggerFactory inner) : ILoggerFact
             var redactedException = RedactedException.From(exception);
             if (ReferenceEquals(message, redactedMessage) && ReferenceEquals(fields, redactedFields) && ReferenceEquals(exception, redactedException))
             {
-                inner.Log(logLevel, eventId, state, exception, formatter);
+                // The same state for structured providers, but the message formatted above: formatting
+                // it again in every provider would double the cost of each line (e.g. the per-request
+                // transfer line, benchmarks/RESULTS.md run T5).
+                inner.Log(logLevel, eventId, state, exception, (_, _) => message);
                 return;
             }
 
@@ -175,12 +178,8 @@ internal sealed class RedactedException : Exception
     {
         _text = text;
         _stackTrace = original.StackTrace is { } trace ? CredentialRedaction.Redact(trace) : null;
-        OriginalType = original.GetType().FullName ?? original.GetType().Name;
         HResult = original.HResult;
     }
-
-    /// <summary>The type of the exception this one replaces.</summary>
-    public string OriginalType { get; }
 
     public override string? StackTrace => _stackTrace;
 
