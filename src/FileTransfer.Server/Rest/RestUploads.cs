@@ -61,8 +61,16 @@ internal static class RestUploads
         var headers = request.GetTypedHeaders();
         return new Preconditions(
             MustNotExist: headers.IfNoneMatch.Any(tag => tag.Equals(Microsoft.Net.Http.Headers.EntityTagHeaderValue.Any)),
-            IfMatch: headers.IfMatch.Count > 0 ? [.. headers.IfMatch.Select(tag => tag.ToString())] : null);
+            IfMatch: IfMatchOf(request.Headers.IfMatch, headers.IfMatch));
     }
+
+    // An If-Match that does not parse as entity tags is handed to the core as sent, where it matches
+    // no version (as a gRPC if_match of the same text does): a write or delete the client meant to
+    // make conditional fails with 412 instead of replacing or deleting whatever is there.
+    private static string[]? IfMatchOf(Microsoft.Extensions.Primitives.StringValues sent, IList<Microsoft.Net.Http.Headers.EntityTagHeaderValue> parsed) =>
+        sent.Count == 0 ? null
+        : parsed.Count > 0 ? [.. parsed.Select(tag => tag.ToString())]
+        : [.. sent.Select(value => value ?? string.Empty)];
 
     /// <summary>
     /// Lifts Kestrel's request body limit for this request only, to the storage limit: the rest of

@@ -120,6 +120,20 @@ public sealed class FileOperationTests : IDisposable
         Assert.Equal(StatusCode.NotFound, again.StatusCode);
     }
 
+    [Theory]
+    [InlineData("not-an-etag")]
+    [InlineData("$ETAG")]
+    public async Task DeleteFile_With_A_Malformed_If_Match_Is_Failed_Precondition_And_Deletes_Nothing(string ifMatch)
+    {
+        var source = _server.Storage.WriteRandom("kept.bin", 10);
+        var client = GrpcClients.For(_server);
+
+        var error = await Assert.ThrowsAsync<RpcException>(async () => await client.DeleteFileAsync(new DeleteFileRequest { FileName = "kept.bin", IfMatch = ifMatch }, cancellationToken: TestTimeout.Token));
+
+        Assert.Equal(StatusCode.FailedPrecondition, error.StatusCode);
+        Assert.Equal(source, await File.ReadAllBytesAsync(_server.Storage.PathOf("kept.bin"), TestTimeout.Token));
+    }
+
     [Fact]
     public async Task DeleteFile_With_An_Old_ETag_Is_Failed_Precondition_And_Deletes_Nothing()
     {

@@ -190,6 +190,25 @@ public sealed class UploadTests(FileTransferFactory factory) : IClassFixture<Fil
         Assert.True(File.Exists(factory.Storage.PathOf("del/keep.bin")));
     }
 
+    [Theory]
+    [InlineData("not-an-etag")]
+    [InlineData("\"unterminated")]
+    [InlineData("$ETAG")]
+    public async Task A_Malformed_If_Match_Is_412_And_Neither_Replaces_Nor_Deletes(string ifMatch)
+    {
+        using var client = factory.CreateClient();
+        await client.PutAsync("/api/files/badim/f.bin", new ByteArrayContent([1]), TestTimeout.Token);
+        using var delete = new HttpRequestMessage(HttpMethod.Delete, "/api/files/badim/f.bin");
+        delete.Headers.TryAddWithoutValidation("If-Match", ifMatch);
+
+        using var put = await client.SendAsync(Put("badim/f.bin", [2], ("If-Match", ifMatch)), TestTimeout.Token);
+        using var deleted = await client.SendAsync(delete, TestTimeout.Token);
+
+        await Problems.AssertAsync(put, HttpStatusCode.PreconditionFailed);
+        await Problems.AssertAsync(deleted, HttpStatusCode.PreconditionFailed);
+        Assert.Equal([1], await File.ReadAllBytesAsync(factory.Storage.PathOf("badim/f.bin"), TestTimeout.Token));
+    }
+
     internal static HttpRequestMessage Put(string name, byte[] body, params (string Name, string Value)[] headers)
     {
         var request = new HttpRequestMessage(HttpMethod.Put, $"/api/files/{name}") { Content = new ByteArrayContent(body) };
