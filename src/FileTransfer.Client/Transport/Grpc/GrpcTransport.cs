@@ -10,6 +10,9 @@ namespace FileTransfer.Client.Transport.Grpc;
 /// <summary>The gRPC <c>filetransfer.v1.FileService</c>: one metadata message, then chunks, both ways.</summary>
 internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri address, string? apiKey, IDisposable? owned) : IFileTransport
 {
+    // How long a failed upload write waits for the status the server ended the call with.
+    private static readonly TimeSpan StatusWait = TimeSpan.FromSeconds(5);
+
     public async Task<RemoteFileInfo> GetInfoAsync(string name, CancellationToken cancellationToken)
     {
         EnsureName(name);
@@ -103,17 +106,17 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
                 metadata.Sha256 = ByteString.CopyFrom(digest);
             }
 
-            await WriteAsync(call, new UploadFileRequest { Metadata = metadata }, sentBytes, cancellationToken);
+            await WriteAsync(call, new UploadFileRequest { Metadata = metadata }, upload.Name, sentBytes, cancellationToken);
             int read;
             while ((read = await content.ReadAsync(buffer.AsMemory(0, upload.ChunkSize), cancellationToken)) > 0)
             {
                 // No copy: the message is serialized before WriteAsync completes, so the pooled buffer can be reused.
-                await WriteAsync(call, new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)) }, sentBytes, cancellationToken);
+                await WriteAsync(call, new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)) }, upload.Name, sentBytes, cancellationToken);
                 sentBytes += read;
                 sent(read);
             }
 
-            await WriteAsync(call, null, sentBytes, cancellationToken);
+            await WriteAsync(call, null, upload.Name, sentBytes, cancellationToken);
             var response = await call.ResponseAsync;
             return new UploadResponse(Describe(response.Metadata), Created: null);
         }
@@ -187,14 +190,27 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
     }
 
     /// <summary>Writes one message (null: completes the request stream); a connection that breaks under it is a lost connection.</summary>
-    private async Task WriteAsync(AsyncClientStreamingCall<UploadFileRequest, UploadFileResponse> call, UploadFileRequest? message, long sentBytes, CancellationToken cancellationToken)
+    private async Task WriteAsync(AsyncClientStreamingCall<UploadFileRequest, UploadFileResponse> call, UploadFileRequest? message, string name, long sentBytes, CancellationToken cancellationToken)
     {
         try
         {
             await (message is null ? call.RequestStream.CompleteAsync() : call.RequestStream.WriteAsync(message, cancellationToken));
         }
-        catch (Exception e) when (e is IOException or HttpRequestException && !cancellationToken.IsCancellationRequested)
+        catch (Exception e) when (e is IOException or HttpRequestException or RpcException { StatusCode: StatusCode.Cancelled } && !cancellationToken.IsCancellationRequested)
         {
+            // A server that refuses the upload (ALREADY_EXISTS, RESOURCE_EXHAUSTED, ...) ends the call
+            // while chunks are still on their way, and the next write runs into a reset or cancelled
+            // stream: when the server's status arrived, that status says why, not the write.
+            if (await FinalStatusAsync(call) is { } final && GrpcErrors.Map(final, name, address).Kind != FileTransferErrorKind.ConnectionLost)
+            {
+                throw final;
+            }
+
+            if (e is RpcException)
+            {
+                throw;
+            }
+
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost,
                 $"The upload was cut after {sentBytes} bytes. The connection to {address.GetLeftPart(UriPartial.Authority)} was lost: {HttpHandlers.Innermost(e).Message}",
                 innerException: e);
@@ -222,16 +238,22 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             ? new OperationCanceledException(e.Message, e, cancellationToken)
             : GrpcErrors.Map(e, name, address);
 
+    // The status the server ended the call with, or null when it has none to give: the call
+    // succeeded, or nothing arrived within a few seconds (a connection that is really gone).
     private static async Task<RpcException?> FinalStatusAsync(AsyncClientStreamingCall<UploadFileRequest, UploadFileResponse> call)
     {
         try
         {
-            await call.ResponseAsync;
+            await call.ResponseAsync.WaitAsync(StatusWait);
             return null;
         }
         catch (RpcException e)
         {
             return e;
+        }
+        catch (TimeoutException)
+        {
+            return null;
         }
     }
 
