@@ -134,11 +134,39 @@ public sealed class ConnectionGuardTests
         }
     }
 
+    // One whole response: a read may return only part of it (the last chunk of a chunked body can
+    // come in a segment of its own), and what is left would be taken for the next response.
     private static async Task<string> RequestAsync(NetworkStream stream)
     {
         await stream.WriteAsync(Encoding.ASCII.GetBytes("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"), TestTimeout.Token);
+        var response = new StringBuilder();
         var buffer = new byte[4096];
-        var read = await stream.ReadAsync(buffer, TestTimeout.Token);
-        return Encoding.ASCII.GetString(buffer, 0, read);
+        while (!IsComplete(response.ToString()))
+        {
+            var read = await stream.ReadAsync(buffer, TestTimeout.Token);
+            if (read == 0)
+            {
+                break;
+            }
+
+            response.Append(Encoding.ASCII.GetString(buffer, 0, read));
+        }
+
+        return response.ToString();
+    }
+
+    private static bool IsComplete(string response)
+    {
+        var headersEnd = response.IndexOf("\r\n\r\n", StringComparison.Ordinal);
+        if (headersEnd < 0)
+        {
+            return false;
+        }
+
+        var headers = response[..headersEnd];
+        var length = System.Text.RegularExpressions.Regex.Match(headers, @"(?im)^content-length:\s*(\d+)");
+        return length.Success
+            ? response.Length - (headersEnd + 4) >= int.Parse(length.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture)
+            : response.EndsWith("0\r\n\r\n", StringComparison.Ordinal);
     }
 }
