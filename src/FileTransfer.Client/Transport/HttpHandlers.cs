@@ -24,4 +24,13 @@ internal static class HttpHandlers
     public static HttpClient CreateClient() => new(Create(), disposeHandler: true) { Timeout = Timeout.InfiniteTimeSpan };
 
     public static Exception Innermost(Exception e) => e.InnerException is null ? e : Innermost(e.InnerException);
+
+    /// <summary>
+    /// True for the ways a request fails because the connection did (refused, reset, closed under a
+    /// read or write) rather than because the server answered: an <see cref="HttpRequestException"/>
+    /// without a status, an <see cref="IOException"/>, and the bare <see cref="System.Net.Sockets.SocketException"/>
+    /// SocketsHttpHandler lets through when the peer closes the socket while it connects.
+    /// </summary>
+    public static bool IsConnectionFailure(Exception e) =>
+        e is HttpRequestException { StatusCode: null } or IOException or System.Net.Sockets.SocketException;
 }

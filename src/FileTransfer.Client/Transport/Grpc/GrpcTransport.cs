@@ -196,7 +196,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         {
             await (message is null ? call.RequestStream.CompleteAsync() : call.RequestStream.WriteAsync(message, cancellationToken));
         }
-        catch (Exception e) when (e is IOException or HttpRequestException or RpcException { StatusCode: StatusCode.Cancelled } && !cancellationToken.IsCancellationRequested)
+        catch (Exception e) when ((HttpHandlers.IsConnectionFailure(e) || e is RpcException { StatusCode: StatusCode.Cancelled }) && !cancellationToken.IsCancellationRequested)
         {
             // A server that refuses the upload (ALREADY_EXISTS, RESOURCE_EXHAUSTED, ...) ends the call
             // while chunks are still on their way, and the next write runs into a reset or cancelled

@@ -53,7 +53,7 @@ internal static class RestErrors
         {
             body = await response.Content.ReadAsStringAsync(cancellationToken);
         }
-        catch (Exception e) when (e is HttpRequestException or IOException)
+        catch (Exception e) when (HttpHandlers.IsConnectionFailure(e))
         {
             body = string.Empty;
         }

@@ -149,13 +149,13 @@ internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey,
         {
             response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         }
-        catch (Exception e) when (e is HttpRequestException { StatusCode: null } or IOException && sentBytes > 0)
+        catch (Exception e) when (HttpHandlers.IsConnectionFailure(e) && sentBytes > 0)
         {
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost,
                 $"The connection to {target.Url.GetLeftPart(UriPartial.Authority)} was lost after {sentBytes} bytes of the upload: {HttpHandlers.Innermost(e).Message}",
                 innerException: e);
         }
-        catch (Exception e) when (e is HttpRequestException { StatusCode: null } or IOException)
+        catch (Exception e) when (HttpHandlers.IsConnectionFailure(e))
         {
             throw RestErrors.Unreachable(target.Url, e);
         }
@@ -211,7 +211,7 @@ internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey,
         {
             return await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         }
-        catch (Exception e) when (e is HttpRequestException { StatusCode: null } or IOException)
+        catch (Exception e) when (HttpHandlers.IsConnectionFailure(e))
         {
             throw RestErrors.Unreachable(request.RequestUri!, e);
         }
@@ -230,7 +230,7 @@ internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey,
                 {
                     read = await body.ReadAsync(buffer, cancellationToken);
                 }
-                catch (Exception e) when (e is IOException or HttpRequestException)
+                catch (Exception e) when (HttpHandlers.IsConnectionFailure(e))
                 {
                     throw new FileTransferException(FileTransferErrorKind.ConnectionLost,
                         $"The connection to {url.GetLeftPart(UriPartial.Authority)} was lost: {HttpHandlers.Innermost(e).Message}", innerException: e);
