@@ -4,6 +4,7 @@
 The test script calls it just before the totals, so that the end of a CI log (often all that is
 kept) names what failed and why instead of only counting it.
 """
+import os
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -23,6 +24,8 @@ def failures(path):
 
 def main(paths):
     for path in paths:
+        if not os.path.isfile(path):
+            continue
         for name, outcome, message, stack in failures(path):
             print(f"FAILED ({outcome}): {name}")
             lines = (message.strip() + "\n" + stack.strip()).strip().splitlines()

@@ -9,8 +9,8 @@ namespace FileTransfer.Server.Rest;
 /// <summary>
 /// Browser-form and <c>curl -F</c> uploads. Parts are read one after another with a streaming
 /// multipart reader (never IFormFile, which buffers), each into its own temporary file that is
-/// closed before the next part is read; all are committed only after the whole request arrived,
-/// so a failed request stores none of them. A form carries at most
+/// closed before the next part is read; all are committed together only after the whole request
+/// arrived, so a failed request (or a precondition that fails for one part) stores none of them. A form carries at most
 /// <see cref="StorageOptions.MaxFilesPerRequest"/> files.
 /// </summary>
 [ApiController]
@@ -28,7 +28,8 @@ internal sealed partial class MultipartUploadsController(
     /// Uploads one or several files from a <c>multipart/form-data</c> body (<c>curl -F file=@a -F file=@b URL</c>).
     /// Each file part is stored under its file name, inside <paramref name="folder"/> when given.
     /// The whole request may carry at most <c>Storage:MaxFileSizeBytes</c>, in at most
-    /// <c>Storage:MaxFilesPerRequest</c> files (413 beyond either).
+    /// <c>Storage:MaxFilesPerRequest</c> files (413 beyond either). <c>If-None-Match</c> / <c>If-Match</c>
+    /// apply to every part; one that fails (412) stores none of them.
     /// </summary>
     /// <param name="folder">Folder (relative to the storage root) to store the files in.</param>
     [HttpPost]
@@ -37,6 +38,7 @@ internal sealed partial class MultipartUploadsController(
     [ProducesResponseType<IReadOnlyList<UploadedFile>>(StatusCodes.Status201Created)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status409Conflict, "application/problem+json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status413PayloadTooLarge, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status507InsufficientStorage, "application/problem+json")]
     public async Task<IActionResult> UploadForm([FromQuery] string? folder)
@@ -76,6 +78,13 @@ internal sealed partial class MultipartUploadsController(
                     return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
                 }
 
+                if (staged.Exists(session => session.Target.FullPath == target.FullPath))
+                {
+                    // Stored one after the other, the second part would silently replace the
+                    // first, or fail a precondition the first one broke: the client must choose.
+                    return Problem($"The form carries '{target.Name}' more than once; send one part per file.", statusCode: StatusCodes.Status400BadRequest, title: "Duplicate file name");
+                }
+
                 var request = RestUploads.Describe(Request, target, rawBody: false, out var refusal);
                 if (request is null)
                 {
@@ -95,12 +104,8 @@ internal sealed partial class MultipartUploadsController(
                 return Problem("The form carries no file part.", statusCode: StatusCodes.Status400BadRequest, title: "No file");
             }
 
-            var stored = new List<UploadedFile>();
-            foreach (var session in staged)
-            {
-                stored.Add(UploadedFile.From(await session.CommitAsync(aborted)));
-            }
-
+            // All or nothing: a precondition that fails for one part stores none of them.
+            var stored = (await store.CommitAsync(staged, aborted)).Select(UploadedFile.From).ToList();
             return Created(UploadedFile.LocationOf(stored[0].Name), stored);
         }
         catch (UploadException ex)

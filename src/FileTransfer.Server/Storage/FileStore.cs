@@ -1,5 +1,5 @@
+using System.Collections.Concurrent;
 using Microsoft.Extensions.Options;
-using Microsoft.Win32.SafeHandles;
 
 namespace FileTransfer.Server.Storage;
 
@@ -16,6 +16,11 @@ internal sealed partial class FileStore(
 {
     /// <summary>Prefix of temporary upload files; reserved, so clients can neither list nor name them.</summary>
     public const string TempFilePrefix = StoragePathResolver.ReservedPrefix + "upload-";
+
+    // Temporary files of the uploads this process still holds. An idle one is not abandoned: a
+    // multipart request keeps its sealed parts until the last part has arrived, however long
+    // that takes, so the stale-upload sweeper asks here before it goes by age.
+    private readonly ConcurrentDictionary<string, byte> _inProgress = new(StringComparer.Ordinal);
 
     /// <summary>Checks what can be checked before any byte arrives and opens the temporary file.</summary>
     public UploadSession BeginUpload(UploadRequest request)
@@ -45,6 +50,7 @@ internal sealed partial class FileStore(
 
             // Reserving the declared size up front makes a full disk fail now, not after gigabytes.
             var file = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, request.DeclaredLength ?? 0);
+            _inProgress[tempPath] = 0;
             return new UploadSession(this, request, maxBytes, tempPath, file, created);
         }
         catch (IOException ex) when (IsDiskFull(ex))
@@ -78,37 +84,73 @@ internal sealed partial class FileStore(
         }
     }
 
-    internal async Task<UploadResult> CommitAsync(UploadSession session, SafeFileHandle file, string tempPath, byte[] sha256, CancellationToken cancellationToken)
+    /// <summary>
+    /// Commits staged uploads as one. Each is verified and flushed to disk first; then, holding
+    /// the locks of all their names, every precondition is checked before the first rename, so a
+    /// failed check (or a verification error) stores none of them. Only an I/O error between two
+    /// renames can leave the earlier ones stored.
+    /// </summary>
+    internal async Task<IReadOnlyList<UploadResult>> CommitAsync(IReadOnlyList<UploadSession> sessions, CancellationToken cancellationToken)
     {
-        var target = session.Target;
-        RandomAccess.FlushToDisk(file);
-        using (await locks.AcquireAsync(target.FullPath, cancellationToken))
+        if (sessions.Select(s => s.Target.FullPath).Distinct(StringComparer.Ordinal).Count() != sessions.Count)
         {
-            var existing = catalog.Find(target);
-            session.Request.Preconditions.Check(target.Name, existing);
+            // Checked against the disk before any rename, a name's second version would pass a
+            // precondition that its first version breaks.
+            throw new ArgumentException("Each name may be committed once per call.", nameof(sessions));
+        }
 
-            // A strictly later modification time for every version keeps the ETag strong:
-            // two uploads of the same size within one clock tick still get different validators.
-            var lastWrite = DateTime.UtcNow;
-            if (existing is not null && lastWrite.Ticks <= existing.LastModified.UtcTicks)
+        var sha256 = new byte[sessions.Count][];
+        for (var i = 0; i < sessions.Count; i++)
+        {
+            sha256[i] = await sessions[i].PrepareCommitAsync(cancellationToken);
+        }
+
+        using (await locks.AcquireAllAsync(sessions.Select(s => s.Target.FullPath), cancellationToken))
+        {
+            var existing = sessions.Select(s => catalog.Find(s.Target)).ToArray();
+            for (var i = 0; i < sessions.Count; i++)
             {
-                lastWrite = new DateTime(existing.LastModified.UtcTicks + 1, DateTimeKind.Utc);
+                sessions[i].Request.Preconditions.Check(sessions[i].Target.Name, existing[i]);
             }
 
-            File.SetLastWriteTimeUtc(file, lastWrite);
-            file.Dispose();
-            digests.Save(target.Name, session.Length, lastWrite, sha256);
-            File.Move(tempPath, target.FullPath, overwrite: true);
+            var results = new UploadResult[sessions.Count];
+            for (var i = 0; i < sessions.Count; i++)
+            {
+                results[i] = Rename(sessions[i], existing[i], sha256[i]);
+            }
 
-            var stored = catalog.Describe(target.Name, target.FullPath, session.Length, new DateTimeOffset(lastWrite));
-            LogCommitted(logger, target.Name, session.Length, existing is not null);
-            return new UploadResult(stored, sha256, existing is not null);
+            return results;
         }
+    }
+
+    // Under the name's lock, after the preconditions held.
+    private UploadResult Rename(UploadSession session, StoredFile? existing, byte[] sha256)
+    {
+        var target = session.Target;
+
+        // A strictly later modification time for every version keeps the ETag strong:
+        // two uploads of the same size within one clock tick still get different validators.
+        var lastWrite = DateTime.UtcNow;
+        if (existing is not null && lastWrite.Ticks <= existing.LastModified.UtcTicks)
+        {
+            lastWrite = new DateTime(existing.LastModified.UtcTicks + 1, DateTimeKind.Utc);
+        }
+
+        File.SetLastWriteTimeUtc(session.TempPath, lastWrite);
+        digests.Save(target.Name, session.Length, lastWrite, sha256);
+        File.Move(session.TempPath, target.FullPath, overwrite: true);
+        session.MarkCommitted();
+        _inProgress.TryRemove(session.TempPath, out _);
+
+        var stored = catalog.Describe(target.Name, target.FullPath, session.Length, new DateTimeOffset(lastWrite));
+        LogCommitted(logger, target.Name, session.Length, existing is not null);
+        return new UploadResult(stored, sha256, existing is not null);
     }
 
     /// <summary>Removes what a failed upload left: its temporary file and the folders it created.</summary>
     internal void Discard(string tempPath, IReadOnlyList<string> createdFolders)
     {
+        _inProgress.TryRemove(tempPath, out _);
         try
         {
             File.Delete(tempPath);
@@ -125,6 +167,9 @@ internal sealed partial class FileStore(
             LogDiscardFailed(logger, tempPath, ex);
         }
     }
+
+    /// <summary>True while an upload of this process owns the temporary file at <paramref name="tempPath"/>.</summary>
+    internal bool IsInProgress(string tempPath) => _inProgress.ContainsKey(tempPath);
 
     internal static bool IsDiskFull(IOException exception) =>
         exception.HResult is 28 /* ENOSPC */ or 122 /* EDQUOT */ or unchecked((int)0x80070070) or unchecked((int)0x80070027)

@@ -1,11 +1,11 @@
 namespace FileTransfer.Server.Storage;
 
 /// <summary>
-/// Removes temporary upload files that a crash or a kill left behind. An upload in progress
-/// writes continually (and Kestrel's minimum data rate ends a stalled one), so a temporary file
-/// untouched for an hour belongs to no living request.
+/// Removes temporary upload files that a crash or a kill left behind: those untouched for an hour
+/// that no upload of this process holds. (A streamed upload writes continually, but a multipart
+/// request's sealed parts sit idle until its last part arrives.)
 /// </summary>
-internal sealed partial class StaleUploadSweeper(StorageRoot root, TimeProvider time, ILogger<StaleUploadSweeper> logger) : BackgroundService
+internal sealed partial class StaleUploadSweeper(StorageRoot root, FileStore store, TimeProvider time, ILogger<StaleUploadSweeper> logger) : BackgroundService
 {
     private static readonly TimeSpan MaxIdle = TimeSpan.FromHours(1);
     private static readonly EnumerationOptions Recursive = new() { RecurseSubdirectories = true, IgnoreInaccessible = true, AttributesToSkip = FileAttributes.None };
@@ -28,7 +28,7 @@ internal sealed partial class StaleUploadSweeper(StorageRoot root, TimeProvider 
         {
             try
             {
-                if (File.GetLastWriteTimeUtc(path) < cutoff)
+                if (File.GetLastWriteTimeUtc(path) < cutoff && !store.IsInProgress(path))
                 {
                     File.Delete(path);
                     removed++;

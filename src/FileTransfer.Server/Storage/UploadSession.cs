@@ -125,7 +125,17 @@ internal sealed class UploadSession : IAsyncDisposable
     /// Verifies length and digest, flushes to disk and renames over the target in one step.
     /// Returns the stored file, its SHA-256, and whether it replaced an existing file.
     /// </summary>
-    public async Task<UploadResult> CommitAsync(CancellationToken cancellationToken)
+    public async Task<UploadResult> CommitAsync(CancellationToken cancellationToken) =>
+        (await _store.CommitAsync([this], cancellationToken))[0];
+
+    internal string TempPath => _tempPath;
+
+    /// <summary>
+    /// The part of a commit that needs no lock: the length and digest checks, and the bytes
+    /// flushed to disk. The file is closed afterwards, so that a commit of many staged files
+    /// holds one open file at a time. Returns the SHA-256 of the bytes.
+    /// </summary>
+    internal async Task<byte[]> PrepareCommitAsync(CancellationToken cancellationToken)
     {
         if (_request.DeclaredLength is { } declared && declared != Length)
         {
@@ -133,18 +143,24 @@ internal sealed class UploadSession : IAsyncDisposable
         }
 
         await FlushPendingAsync(cancellationToken);
-        var sha256 = _sha256 ?? _hash.GetHashAndReset();
+        var sha256 = _sha256 ??= _hash.GetHashAndReset();
         if (_request.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             throw new UploadException(UploadError.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
         }
 
-        // A sealed file is opened again for the flush, the modification time and the rename.
-        _file ??= File.OpenHandle(_tempPath, FileMode.Open, FileAccess.Write, FileShare.None);
-        var result = await _store.CommitAsync(this, _file, _tempPath, sha256, cancellationToken);
-        _committed = true;
-        return result;
+        // A sealed file is opened again for the flush.
+        using (var file = _file ?? File.OpenHandle(_tempPath, FileMode.Open, FileAccess.Write, FileShare.None))
+        {
+            RandomAccess.FlushToDisk(file);
+        }
+
+        _file = null;
+        ReturnPending();
+        return sha256;
     }
+
+    internal void MarkCommitted() => _committed = true;
 
     public ValueTask DisposeAsync()
     {

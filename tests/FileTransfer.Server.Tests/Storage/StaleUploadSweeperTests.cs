@@ -22,4 +22,29 @@ public sealed class StaleUploadSweeperTests
 
         Assert.Equal(["a/.ft-upload-active.tmp", "a/user-file.tmp"], factory.Storage.Files());
     }
+
+    [Fact]
+    public async Task Keeps_The_Idle_Temporary_File_Of_An_Upload_Still_Open_And_Removes_It_Once_That_Upload_Ends()
+    {
+        using var factory = new FileTransferFactory();
+        var store = factory.Services.GetRequiredService<FileStore>();
+        Assert.True(factory.Services.GetRequiredService<StoragePathResolver>().TryResolve("forms/first-part.bin", out var target, out _));
+        var sweeper = factory.Services.GetServices<IHostedService>().OfType<StaleUploadSweeper>().Single();
+
+        // A multipart request's first part, sealed while the later parts are still arriving.
+        await using (var session = store.BeginUpload(new UploadRequest(target)))
+        {
+            await session.AppendAsync(new byte[] { 1, 2, 3 }, TestTimeout.Token);
+            await session.SealAsync(TestTimeout.Token);
+            var temp = Assert.Single(factory.Storage.TempFiles());
+            File.SetLastWriteTimeUtc(factory.Storage.PathOf(temp), DateTime.UtcNow.AddHours(-2));
+
+            Assert.Equal(0, sweeper.Sweep());
+            Assert.Equal([temp], factory.Storage.TempFiles());
+        }
+
+        // Disposed without a commit: gone, and nothing is left for the sweeper either.
+        Assert.Empty(factory.Storage.Files());
+        Assert.Equal(0, sweeper.Sweep());
+    }
 }
