@@ -1,3 +1,5 @@
+using System.IO.Enumeration;
+
 namespace FileTransfer.Server.Storage;
 
 /// <summary>
@@ -15,17 +17,22 @@ internal sealed partial class StaleUploadSweeper(StorageRoot root, FileStore sto
         using var timer = new PeriodicTimer(MaxIdle, time);
         do
         {
-            Sweep();
+            Sweep(stoppingToken);
         }
         while (await timer.WaitForNextTickAsync(stoppingToken));
     }
 
-    internal int Sweep()
+    internal int Sweep(CancellationToken cancellationToken = default)
     {
         var removed = 0;
         var cutoff = time.GetUtcNow().UtcDateTime - MaxIdle;
-        foreach (var path in Directory.EnumerateFiles(root.FullPath, FileStore.TempFilePrefix + "*.tmp", Recursive))
+        foreach (var path in TemporaryFiles())
         {
+            if (cancellationToken.IsCancellationRequested)
+            {
+                break;
+            }
+
             try
             {
                 if (File.GetLastWriteTimeUtc(path) < cutoff && !store.IsInProgress(path))
@@ -47,6 +54,18 @@ internal sealed partial class StaleUploadSweeper(StorageRoot root, FileStore sto
 
         return removed;
     }
+
+    // Every temporary file lies in a real folder of the root's own tree (an upload through a
+    // folder link writes where the link points, and links are only followed inside the root), so
+    // the walk never follows a folder link: one that loops ("a -> .") would make it endless, and
+    // one that leads out of the root would let it delete files that are not ours.
+    private FileSystemEnumerable<string> TemporaryFiles() =>
+        new(root.FullPath, (ref FileSystemEntry entry) => entry.ToFullPath(), Recursive)
+        {
+            ShouldIncludePredicate = (ref FileSystemEntry entry) =>
+                !entry.IsDirectory && FileSystemName.MatchesSimpleExpression(FileStore.TempFilePrefix + "*.tmp", entry.FileName),
+            ShouldRecursePredicate = (ref FileSystemEntry entry) => (entry.Attributes & FileAttributes.ReparsePoint) == 0,
+        };
 
     [LoggerMessage(EventId = 50, Level = LogLevel.Information, Message = "Removed {Count} abandoned temporary upload files")]
     private static partial void LogSwept(ILogger logger, int count);

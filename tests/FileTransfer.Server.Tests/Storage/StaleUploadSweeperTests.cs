@@ -47,4 +47,31 @@ public sealed class StaleUploadSweeperTests
         Assert.Empty(factory.Storage.Files());
         Assert.Equal(0, sweeper.Sweep());
     }
+
+    [Fact]
+    public async Task Folder_Links_Are_Not_Followed_So_A_Loop_Ends_And_Nothing_Outside_The_Root_Is_Touched()
+    {
+        using var factory = new FileTransferFactory();
+        using var outside = new TempStorage();
+        outside.Write(".ft-upload-elsewhere.tmp", [1]);
+        factory.Storage.Write("data/.ft-upload-stale.tmp", [1]);
+        factory.Storage.Write("loop/file.bin", [1]);
+        Directory.CreateSymbolicLink(factory.Storage.PathOf("loop/self"), ".");
+        Directory.CreateSymbolicLink(factory.Storage.PathOf("loop/up"), "..");
+        Directory.CreateSymbolicLink(factory.Storage.PathOf("alias"), "data");
+        Directory.CreateSymbolicLink(factory.Storage.PathOf("out"), outside.RootPath);
+        foreach (var stale in new[] { factory.Storage.PathOf("data/.ft-upload-stale.tmp"), outside.PathOf(".ft-upload-elsewhere.tmp") })
+        {
+            File.SetLastWriteTimeUtc(stale, DateTime.UtcNow.AddHours(-2));
+        }
+
+        var sweeper = factory.Services.GetServices<IHostedService>().OfType<StaleUploadSweeper>().Single();
+
+        // Following the links, the walk would not end (two links on a loop are 2^n paths). The
+        // sweep the host started may have taken the stale file already: what counts is the disk.
+        await Task.Run(() => sweeper.Sweep(TestTimeout.Token)).WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+
+        Assert.False(File.Exists(factory.Storage.PathOf("data/.ft-upload-stale.tmp")));
+        Assert.True(File.Exists(outside.PathOf(".ft-upload-elsewhere.tmp")));
+    }
 }
