@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using Microsoft.Win32.SafeHandles;
 
@@ -50,6 +51,9 @@ internal sealed class UploadSession : IAsyncDisposable
     /// pieces (a gRPC client may send chunks of a few bytes) are gathered in one pooled buffer and
     /// written together, so that the cost per byte does not depend on how the client cut the file.
     /// </summary>
+    // Pooled state machines: a gRPC upload calls this once per chunk and waits on the disk once
+    // per 256 KiB, which otherwise allocates a box for each of the three awaiting methods.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         if (_sha256 is not null)
@@ -176,6 +180,7 @@ internal sealed class UploadSession : IAsyncDisposable
         return ValueTask.CompletedTask;
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
     {
         if (_pendingLength > 0)
@@ -186,6 +191,7 @@ internal sealed class UploadSession : IAsyncDisposable
     }
 
     // Hashed as written, in order: one digest update per block rather than per client chunk.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         _hash.AppendData(bytes.Span);
