@@ -10,8 +10,8 @@ namespace FileTransfer.Server.Rest;
 /// Browser-form and <c>curl -F</c> uploads. Parts are read one after another with a streaming
 /// multipart reader (never IFormFile, which buffers), each into its own temporary file that is
 /// closed before the next part is read; all are committed together only after the whole request
-/// arrived, so a failed request (or a precondition that fails for one part) stores none of them. A form carries at most
-/// <see cref="StorageOptions.MaxFilesPerRequest"/> files.
+/// arrived, so a failed request (or a precondition that fails for one part) stores none of them.
+/// A form carries at most <see cref="StorageOptions.MaxFilesPerRequest"/> files.
 /// </summary>
 [ApiController]
 [Route("api/files")]

@@ -26,13 +26,8 @@ internal sealed partial class StaleUploadSweeper(StorageRoot root, FileStore sto
     {
         var removed = 0;
         var cutoff = time.GetUtcNow().UtcDateTime - MaxIdle;
-        foreach (var path in TemporaryFiles())
+        foreach (var path in TemporaryFiles(cancellationToken))
         {
-            if (cancellationToken.IsCancellationRequested)
-            {
-                break;
-            }
-
             try
             {
                 if (File.GetLastWriteTimeUtc(path) < cutoff && !store.IsInProgress(path))
@@ -59,12 +54,14 @@ internal sealed partial class StaleUploadSweeper(StorageRoot root, FileStore sto
     // folder link writes where the link points, and links are only followed inside the root), so
     // the walk never follows a folder link: one that loops ("a -> .") would make it endless, and
     // one that leads out of the root would let it delete files that are not ours.
-    private FileSystemEnumerable<string> TemporaryFiles() =>
+    // A stopping host stops the walk from descending or yielding any further.
+    private FileSystemEnumerable<string> TemporaryFiles(CancellationToken cancellationToken) =>
         new(root.FullPath, (ref FileSystemEntry entry) => entry.ToFullPath(), Recursive)
         {
-            ShouldIncludePredicate = (ref FileSystemEntry entry) =>
-                !entry.IsDirectory && FileSystemName.MatchesSimpleExpression(FileStore.TempFilePrefix + "*.tmp", entry.FileName),
-            ShouldRecursePredicate = (ref FileSystemEntry entry) => (entry.Attributes & FileAttributes.ReparsePoint) == 0,
+            ShouldIncludePredicate = (ref FileSystemEntry entry) => !cancellationToken.IsCancellationRequested
+                && !entry.IsDirectory && FileSystemName.MatchesSimpleExpression(FileStore.TempFilePrefix + "*.tmp", entry.FileName),
+            ShouldRecursePredicate = (ref FileSystemEntry entry) => !cancellationToken.IsCancellationRequested
+                && (entry.Attributes & FileAttributes.ReparsePoint) == 0,
         };
 
     [LoggerMessage(EventId = 50, Level = LogLevel.Information, Message = "Removed {Count} abandoned temporary upload files")]

@@ -74,4 +74,19 @@ public sealed class StaleUploadSweeperTests
         Assert.False(File.Exists(factory.Storage.PathOf("data/.ft-upload-stale.tmp")));
         Assert.True(File.Exists(outside.PathOf(".ft-upload-elsewhere.tmp")));
     }
+
+    [Fact]
+    public void A_Stopping_Host_Ends_The_Sweep_Without_Removing_Anything_More()
+    {
+        using var factory = new FileTransferFactory();
+        var sweeper = factory.Services.GetServices<IHostedService>().OfType<StaleUploadSweeper>().Single();
+
+        // Written after the host's own first sweep, which ran at start; the next is an hour away.
+        factory.Storage.Write("a/b/.ft-upload-stale.tmp", [1]);
+        File.SetLastWriteTimeUtc(factory.Storage.PathOf("a/b/.ft-upload-stale.tmp"), DateTime.UtcNow.AddHours(-2));
+
+        Assert.Equal(0, sweeper.Sweep(new CancellationToken(canceled: true)));
+        Assert.Equal(["a/b/.ft-upload-stale.tmp"], factory.Storage.Files());
+        Assert.Equal(1, sweeper.Sweep(TestTimeout.Token));
+    }
 }
