@@ -43,13 +43,14 @@ for trx in "$results"/*.trx; do
   skipped=$((skipped + $(value notExecuted)))
 done
 
-# A test run that failed without a failed test in its results (a crashed test host, a project
-# that wrote no results) is one more failed check, so that the totals never say "0 failed" for a
-# run that fails; the benchmark smoke is one more check too.
 # Name what failed right above the totals: the end of the log is what a CI record keeps.
 if ((failed > 0)); then
   /usr/bin/python3 scripts/trx-failures.py "$results"/*.trx
 fi
+
+# A test run that failed without a failed test in its results (a crashed test host, a project
+# that wrote no results) is one more failed check, so that the totals never say "0 failed" for a
+# run that fails; the benchmark smoke is one more check too.
 if ((status != 0 && failed == 0)) || ((total == 0)); then
   echo "dotnet test exited $status with $total test results: counted as one failed check"
   failed=$((failed + 1))

@@ -1,6 +1,7 @@
 using FileTransfer.Benchmarks.E2E.Clients;
 using FileTransfer.Benchmarks.E2E.Infrastructure;
 using FileTransfer.Benchmarks.E2E.Reporting;
+using FileTransfer.Server.Grpc;
 
 namespace FileTransfer.Benchmarks.E2E.Cases;
 
@@ -15,9 +16,6 @@ internal static class GrpcChunkSweep
 {
     public const string Group = "9. gRPC chunk-size sweep";
     private const string Target = "sweep-upload.bin";
-
-    /// <summary>The product's smallest <c>Grpc:ChunkSizeBytes</c> (GrpcTransferOptions.MinChunkBytes).</summary>
-    private const int ProductMinChunk = 1024;
 
     public static async Task RunAsync(BenchContext context, Func<string, IReadOnlyDictionary<string, string>, Task<OurServer>> startOurs)
     {
@@ -39,9 +37,9 @@ internal static class GrpcChunkSweep
                     files[size] = file;
                 }
 
-                if (chunk < ProductMinChunk && options.SweepServer is null)
+                if (chunk < GrpcTransferOptions.MinChunkBytes && options.SweepServer is null)
                 {
-                    Console.WriteLine($"sweep: download at {BenchContext.Size(chunk)} skipped: the product refuses chunks below 1 KiB (--sweep-server DLL serves them from a build that accepts them)");
+                    Console.WriteLine($"sweep: download at {BenchContext.Size(chunk)} skipped: the product refuses chunks below {BenchContext.Size(GrpcTransferOptions.MinChunkBytes)} (--sweep-server DLL serves them from a build that accepts them)");
                 }
                 else
                 {

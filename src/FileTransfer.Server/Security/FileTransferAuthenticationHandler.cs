@@ -32,18 +32,17 @@ internal sealed class FileTransferAuthenticationHandler(
     /// answers "no result" exactly when it does not; anonymous reads ask here instead of
     /// authenticating the request a second time.
     /// </summary>
+    /// <remarks>
+    /// Runs for every request (the pipeline authenticates only those that present one), so it
+    /// reads the headers without copying the token out of them.
+    /// </remarks>
     public static bool PresentsCredential(HttpRequest request) =>
-        BearerToken(request) is not null
+        IsBearer(request.Headers.Authorization.ToString())
         || request.Headers[ApiKeyHeader].Count > 0
         || request.Query[SignedLink.QueryParameter].Count > 0;
 
     protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
-        if (!PresentsCredential(Request))
-        {
-            return NoCredential;
-        }
-
         var bearer = BearerToken(Request);
         var headerKey = Request.Headers[ApiKeyHeader];
         if (headerKey.Count > 1 || (bearer is not null && headerKey.Count == 1 && headerKey[0] != bearer))
@@ -59,6 +58,11 @@ internal sealed class FileTransferAuthenticationHandler(
         }
 
         var token = Request.Query[SignedLink.QueryParameter];
+        if (token.Count == 0)
+        {
+            return NoCredential;
+        }
+
         if (token.Count > 1)
         {
             return Task.FromResult(AuthenticateResult.Fail("Send one signed link."));
@@ -98,13 +102,15 @@ internal sealed class FileTransferAuthenticationHandler(
                 ? detail
                 : "The credentials do not allow this request.");
 
+    private const string BearerPrefix = "Bearer ";
+
+    // RFC 9110 11.1: the scheme name is case-insensitive.
+    private static bool IsBearer(string authorization) => authorization.StartsWith(BearerPrefix, StringComparison.OrdinalIgnoreCase);
+
     private static string? BearerToken(HttpRequest request)
     {
         var header = request.Headers.Authorization.ToString();
-        const string Prefix = "Bearer ";
-
-        // RFC 9110 11.1: the scheme name is case-insensitive.
-        return header.StartsWith(Prefix, StringComparison.OrdinalIgnoreCase) ? header[Prefix.Length..].Trim() : null;
+        return IsBearer(header) ? header[BearerPrefix.Length..].Trim() : null;
     }
 
     private static ClaimsIdentity LinkIdentity(SignedLink link)
