@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Sockets;
 using System.Security.Cryptography;
 using FileTransfer.Client.Tests.Infrastructure;
 using FileTransfer.Server.Tests.Infrastructure;
@@ -147,6 +149,35 @@ public sealed class ErrorKindTests : IDisposable
 
         Assert.Equal(FileTransferErrorKind.ProtocolUnavailable, error.Kind);
         Assert.Contains("does not speak gRPC on this port", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Grpc_To_A_Server_That_Resets_During_The_Http2_Handshake_Is_ConnectionLost()
+    {
+        // Reads the client's connection preface, then resets: the client is waiting for SETTINGS.
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var resets = Task.Run(async () =>
+        {
+            while (true)
+            {
+                using var socket = await listener.AcceptSocketAsync(TestTimeout.Token);
+                var preface = new byte[24];
+                for (var read = 0; read < preface.Length;)
+                {
+                    read += await socket.ReceiveAsync(preface.AsMemory(read), TestTimeout.Token);
+                }
+
+                socket.LingerState = new LingerOption(true, 0);
+            }
+        });
+        var address = new Uri($"http://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}");
+        using var client = Clients.For(address, FileTransferProtocol.Grpc, o => o.MaxRetries = 0);
+
+        var error = await Assert.ThrowsAsync<FileTransferException>(() => client.GetInfoAsync("a.bin", TestTimeout.Token));
+
+        Assert.Equal(FileTransferErrorKind.ConnectionLost, error.Kind);
+        Assert.False(resets.IsFaulted, resets.Exception?.ToString());
     }
 
     [Fact]

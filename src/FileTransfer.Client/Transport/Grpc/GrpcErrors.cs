@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net.Sockets;
 using System.Text;
 using Google.Rpc;
 using Grpc.Core;
@@ -100,11 +101,15 @@ internal static class GrpcErrors
     // (RFC 9113 7, error code 0xd), or closes it before the connection preface completes, which
     // .NET reports as "the server did not complete the HTTP/2 handshake" and has no error code for;
     // over TLS, ALPN settles on HTTP/1.1.
+    // "did not complete the HTTP/2 handshake" is also what SocketsHttpHandler says when the
+    // connection is reset while it waits for the server's SETTINGS: that is a lost connection
+    // (a socket error below it), not a server without HTTP/2.
     private static bool SpeaksNoHttp2(RpcException e) =>
         e.Status.DebugException is { } inner
         && (inner is HttpRequestException { HttpRequestError: HttpRequestError.VersionNegotiationError }
-            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required }
-                || x.Message.Contains("HTTP/2 handshake", StringComparison.Ordinal)));
+            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required })
+            || (Chain(inner).Any(x => x.Message.Contains("HTTP/2 handshake", StringComparison.Ordinal))
+                && !Chain(inner).Any(x => x is SocketException)));
 
     private static IEnumerable<Exception> Chain(Exception e)
     {
