@@ -1,23 +1,29 @@
+using System.Collections.Concurrent;
 using System.Text.RegularExpressions;
 using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Server.Tests.Documentation;
 
-/// <summary>The code blocks of README.md, read at test time so that a test runs what a reader pastes.</summary>
-public static partial class Readme
+/// <summary>The repository's markdown files, read at test time so that a test runs what a reader pastes.</summary>
+public static partial class Docs
 {
-    public static string Text { get; } = File.ReadAllText(Path.Combine(RepositoryPaths.Root, "README.md"));
+    private static readonly ConcurrentDictionary<string, string> Texts = new(StringComparer.Ordinal);
+
+    /// <summary>The text of a markdown file, by its path from the repository root (e.g. <c>docs/grpc-api.md</c>).</summary>
+    public static string Text(string file) =>
+        Texts.GetOrAdd(file, f => File.ReadAllText(Path.Combine(RepositoryPaths.Root, f)));
 
     /// <summary>
-    /// The <paramref name="index"/>th fenced block of <paramref name="language"/> after the first line
-    /// that starts with <paramref name="marker"/> (a heading, or a bold lead-in like "**Python**").
+    /// The <paramref name="index"/>th fenced block of <paramref name="language"/> in <paramref name="file"/>
+    /// after the first line that starts with <paramref name="marker"/> (a heading, or a bold lead-in like "**Python**").
     /// </summary>
-    public static string Block(string marker, string language, int index = 0)
+    public static string Block(string file, string marker, string language, int index = 0)
     {
-        var start = Text.IndexOf("\n" + marker, StringComparison.Ordinal);
-        Assert.True(start >= 0, $"README.md has no line starting with '{marker}'.");
-        var blocks = FencedBlock().Matches(Text[start..]).Where(m => m.Groups["language"].Value == language).ToList();
-        Assert.True(blocks.Count > index, $"README.md has no {language} block #{index} after '{marker}'.");
+        var text = Text(file);
+        var start = text.IndexOf("\n" + marker, StringComparison.Ordinal);
+        Assert.True(start >= 0, $"{file} has no line starting with '{marker}'.");
+        var blocks = FencedBlock().Matches(text[start..]).Where(m => m.Groups["language"].Value == language).ToList();
+        Assert.True(blocks.Count > index, $"{file} has no {language} block #{index} after '{marker}'.");
         return blocks[index].Groups["code"].Value;
     }
 
