@@ -5,14 +5,16 @@ using FileTransfer.Server.Tests.Infrastructure;
 namespace FileTransfer.Server.Tests.Documentation;
 
 /// <summary>
-/// The README's examples, taken from README.md and run as written against the built server as its
-/// own process (Development, so reads are anonymous as with the plain run command). The only edits
-/// are what a reader does: the address of this run's ports instead of localhost:5000 and :5001,
-/// the key where the README says to paste it, and the current ETag where it says "&lt;etag&gt;".
+/// The examples of README.md and docs/, taken from the markdown files and run as written against the
+/// built server as its own process (Development, so reads are anonymous as with the plain run
+/// command). The only edits are what a reader does: the address of this run's ports instead of
+/// localhost:5000 and :5001, the key where the text says to paste it, and the current ETag where it
+/// says "&lt;etag&gt;".
 /// </summary>
-public sealed partial class ReadmeExamplesTests : IAsyncLifetime
+public sealed partial class DocsExamplesTests : IAsyncLifetime
 {
-    private const string Key = "readme-examples-key-0123456789abcdef";
+    private const string Key = "docs-examples-key-0123456789abcdef";
+    private const string GrpcApi = "docs/grpc-api.md";
     private readonly TempStorage _storage = new();
     private readonly TempStorage _work = new();
     private ServerProcess _server = null!;
@@ -31,7 +33,7 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
     [Fact]
     public async Task The_Curl_Examples_Answer_What_Their_Comments_Say()
     {
-        var script = Addresses(Readme.Block("## Uploading and downloading with curl", "bash"))
+        var script = Addresses(Docs.Block("README.md", "## Quick start with curl", "bash"))
             .Replace("KEY=<the key from the log line \"No API key is configured: using the development key ...\">", $"KEY={Key}", StringComparison.Ordinal);
 
         // The reader pastes the ETag from the HEAD response into the header.
@@ -63,33 +65,33 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         var grpcAddress = $"{_server.Http2.Host}:{_server.Http2.Port}";
 
         // Node.js, with the packages `npm install` would fetch taken from the interop client's pinned copy.
-        await File.WriteAllTextAsync(_work.PathOf("files.js"), Readme.Block("**Node.js**", "js").Replace("localhost:5001", grpcAddress, StringComparison.Ordinal));
+        await File.WriteAllTextAsync(_work.PathOf("files.js"), Docs.Block(GrpcApi, "**Node.js**", "js").Replace("localhost:5001", grpcAddress, StringComparison.Ordinal));
         var node = await RunAsync("node", ["files.js"], TimeSpan.FromMinutes(1), ("NODE_PATH", Path.Combine(RepositoryPaths.Root, "tests", "interop", "node", "node_modules")));
         AssertRan(node, source, "node");
 
-        // Python: the stubs generated exactly as the README's protoc line does.
-        var protoc = Readme.Block("**Python**", "bash").Split('\n').SkipWhile(l => !l.StartsWith("mkdir", StringComparison.Ordinal));
+        // Python: the stubs generated exactly as the protoc line in the docs does.
+        var protoc = Docs.Block(GrpcApi, "**Python**", "bash").Split('\n').SkipWhile(l => !l.StartsWith("mkdir", StringComparison.Ordinal));
         Assert.Equal(0, (await RunAsync("bash", ["-c", string.Join('\n', protoc)], TimeSpan.FromMinutes(1))).ExitCode);
-        await File.WriteAllTextAsync(_work.PathOf("files.py"), Readme.Block("**Python**", "python").Replace("localhost:5001", grpcAddress, StringComparison.Ordinal));
+        await File.WriteAllTextAsync(_work.PathOf("files.py"), Docs.Block(GrpcApi, "**Python**", "python").Replace("localhost:5001", grpcAddress, StringComparison.Ordinal));
         AssertRan(await RunAsync("/usr/bin/python3", ["files.py"], TimeSpan.FromMinutes(1)), source, "python");
 
-        // .NET: the project the README describes, built and run.
+        // .NET: the project the docs describe, built and run.
         var project = _work.PathOf("dotnet");
         Directory.CreateDirectory(project);
         await File.WriteAllTextAsync(Path.Combine(project, "example.csproj"), DotnetProject());
-        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Readme.Block("**.NET**", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
+        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Docs.Block(GrpcApi, "**.NET**", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
         AssertRan(await RunAsync("dotnet", ["run", "--project", project], TimeSpan.FromMinutes(4)), source, ".NET");
     }
 
     [Fact]
-    public async Task The_Client_Library_Example_Runs_Against_The_Package_The_Readme_Packs()
+    public async Task The_Client_Library_Example_Runs_Against_The_Package_The_Docs_Pack()
     {
         var source = _work.WriteRandom("big.bin", 3_000_000);
         var packages = _work.PathOf("packages");
         // A version of its own, so that no package cached by an earlier run is used instead of this build.
         var version = $"1.0.0-readme.{DateTime.UtcNow:yyyyMMddHHmmssfff}";
 
-        // As the README says: dotnet pack src/FileTransfer.Client (from this run's build), then reference the package.
+        // As docs/client-library.md says: dotnet pack src/FileTransfer.Client (from this run's build), then reference the package.
         var pack = await RunAsync("dotnet", ["pack", Path.Combine(RepositoryPaths.Root, "src", "FileTransfer.Client"), "-c", RepositoryPaths.Configuration, "--no-build", "-o", packages, $"-p:PackageVersion={version}"], TimeSpan.FromMinutes(2));
         Assert.True(pack.ExitCode == 0, pack.Output + pack.Error);
         var project = _work.PathOf("library");
@@ -97,7 +99,7 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         await File.WriteAllTextAsync(Path.Combine(project, "example.csproj"), ConsoleProject(
             $"<RestoreAdditionalProjectSources>{packages}</RestoreAdditionalProjectSources>",
             $"""<PackageReference Include="FileTransfer.Client" Version="{version}" />"""));
-        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Readme.Block("## Client library", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
+        await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), Docs.Block("docs/client-library.md", "## A complete example", "csharp").Replace("http://localhost:5001", _server.Http2.ToString().TrimEnd('/'), StringComparison.Ordinal));
 
         var run = await RunAsync("dotnet", ["run", "--project", project], TimeSpan.FromMinutes(4));
 
@@ -129,7 +131,7 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
         Assert.Empty(_storage.VisibleFiles());
     }
 
-    // The packages the README names, at the versions this repository pins centrally.
+    // The packages docs/grpc-api.md names, at the versions this repository pins centrally.
     private static string DotnetProject()
     {
         var versions = File.ReadAllText(Path.Combine(RepositoryPaths.Root, "Directory.Packages.props"));
@@ -145,7 +147,7 @@ public sealed partial class ReadmeExamplesTests : IAsyncLifetime
             """);
     }
 
-    // A console project as a reader of the README would create it, with the properties and items an example needs.
+    // A console project as a reader of the docs would create it, with the properties and items an example needs.
     private static string ConsoleProject(string properties, string items) => $"""
         <Project Sdk="Microsoft.NET.Sdk">
           <PropertyGroup>
