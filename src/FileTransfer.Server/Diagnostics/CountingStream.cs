@@ -1,3 +1,4 @@
+using FileTransfer.Core;
 using System.Runtime.CompilerServices;
 
 namespace FileTransfer.Server.Diagnostics;

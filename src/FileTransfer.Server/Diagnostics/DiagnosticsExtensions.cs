@@ -5,8 +5,6 @@ internal static class DiagnosticsExtensions
 {
     public static IServiceCollection AddTransferDiagnostics(this IServiceCollection services)
     {
-        services.AddMetrics();
-        services.AddSingleton<TransferMetrics>();
         services.AddSingleton<MetricsListener>();
         return services;
     }

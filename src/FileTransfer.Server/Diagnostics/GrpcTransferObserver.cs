@@ -1,4 +1,6 @@
+using FileTransfer.Core;
 using FileTransfer.Protos.V1;
+using FileTransfer.Server.Protocol;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 
@@ -7,9 +9,11 @@ namespace FileTransfer.Server.Diagnostics;
 /// <summary>
 /// The gRPC twin of <see cref="RestTransferObserver"/>: counts the file bytes of DownloadFile and
 /// UploadFile calls as they move, and ends each with one metrics update and one log line
-/// (protocol "grpc"). A call the client cancelled, let pass its deadline, or cut off is aborted.
+/// (protocol "grpc"). It runs inside the error interceptor, so a core refusal reaches it as the
+/// core's reason, and its outcome comes from the same table REST uses (<see cref="TransferOutcome.Of"/>).
+/// A call the client cancelled, let pass its deadline, or cut off is aborted.
 /// </summary>
-internal sealed partial class GrpcTransferObserver(TransferMetrics metrics, ILogger<GrpcTransferObserver> logger) : Interceptor
+internal sealed class GrpcTransferObserver(TransferMetrics metrics, ILogger<GrpcTransferObserver> logger) : Interceptor
 {
     public const string Protocol = "grpc";
 
@@ -46,10 +50,17 @@ internal sealed partial class GrpcTransferObserver(TransferMetrics metrics, ILog
     private async Task ObserveAsync(TransferMetrics.Transfer transfer, Func<string> name, ServerCallContext context, Func<Task> call)
     {
         var status = StatusCode.Unknown;
+        ErrorReason? reason = null;
         try
         {
             await call();
             status = StatusCode.OK;
+        }
+        catch (FileTransferException ex)
+        {
+            reason = ex.Reason;
+            status = GrpcErrors.CodeFor(ex.Reason);
+            throw;
         }
         catch (RpcException ex)
         {
@@ -63,30 +74,24 @@ internal sealed partial class GrpcTransferObserver(TransferMetrics metrics, ILog
         }
         finally
         {
-            var outcome = OutcomeOf(status, context.CancellationToken.IsCancellationRequested);
+            var outcome = OutcomeOf(status, reason, context.CancellationToken.IsCancellationRequested);
             transfer.Complete(outcome);
-            LogTransfer(logger, transfer.Direction, name(), Protocol, context.GetHttpContext().Request.Protocol, transfer.Bytes,
-                (long)transfer.Elapsed.TotalMilliseconds, outcome, status);
+            TransferLog.Completed(logger, transfer, name(), context.GetHttpContext().Request.Protocol, outcome, status.ToString(), reason);
         }
     }
 
-    /// <summary>The REST outcomes for gRPC statuses: the client's errors are rejected, the server's failed.</summary>
-    internal static string OutcomeOf(StatusCode status, bool callCancelled) => status switch
+    /// <summary>The outcome of a call: the core's reason decides where there is one, as for REST; else the status.</summary>
+    internal static string OutcomeOf(StatusCode status, ErrorReason? reason, bool callCancelled) => status switch
     {
         StatusCode.OK => TransferOutcome.Success,
         _ when callCancelled => TransferOutcome.Aborted,
+        _ when reason is { } known => TransferOutcome.Of(known),
         StatusCode.Cancelled or StatusCode.DeadlineExceeded => TransferOutcome.Aborted,
         StatusCode.InvalidArgument or StatusCode.NotFound or StatusCode.AlreadyExists or StatusCode.PermissionDenied
             or StatusCode.Unauthenticated or StatusCode.FailedPrecondition or StatusCode.OutOfRange
             or StatusCode.ResourceExhausted or StatusCode.DataLoss => TransferOutcome.Rejected,
         _ => TransferOutcome.Failed,
     };
-
-    // Event 100 like the REST line, with the gRPC status where REST has the HTTP status code.
-    [LoggerMessage(EventId = 100, Level = LogLevel.Information,
-        Message = "Transfer {Direction} {Name} over {Protocol} ({HttpProtocol}): {Bytes} bytes in {DurationMs} ms, {Outcome} ({GrpcStatus})")]
-    private static partial void LogTransfer(
-        ILogger logger, string direction, string name, string protocol, string httpProtocol, long bytes, long durationMs, string outcome, StatusCode grpcStatus);
 
     private sealed class CountingWriter(IServerStreamWriter<DownloadFileResponse> inner, TransferMetrics.Transfer transfer) : IServerStreamWriter<DownloadFileResponse>
     {

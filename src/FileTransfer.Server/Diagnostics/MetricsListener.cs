@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using FileTransfer.Core;
 using System.Globalization;
 
 namespace FileTransfer.Server.Diagnostics;

@@ -1,17 +1,19 @@
-using FileTransfer.Server.Hosting;
-using Microsoft.AspNetCore.Http.Features;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
-/// Measures REST transfers without changing how they are served: downloads keep
-/// PhysicalFileResult (its SendFileAsync is routed through a counting stream), uploads read a
-/// counting request body. Each transfer ends with one metrics update and one log line.
+/// Measures REST transfers without changing how they are served: a download's bytes are reported by
+/// the code that sends them, as each chunk is flushed (<see cref="TransferFeature"/>); an upload
+/// reads a counting request body. Each transfer ends with one metrics update and one log line, whose
+/// outcome comes from the core's reason where the request failed for one (<see cref="TransferOutcome.Of"/>),
+/// the same table the gRPC observer uses.
 /// </summary>
 internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics metrics, ILogger<RestTransferObserver> logger)
 {
     public const string Protocol = "rest";
-    private static readonly PathString FilesPath = new("/api/files");
+    private static readonly PathString FilesPath = new("/" + Routes.Files);
 
     public async Task InvokeAsync(HttpContext context)
     {
@@ -24,20 +26,10 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
 
         var transfer = metrics.Start(Protocol, direction);
         var outcome = TransferOutcome.Failed;
-        var responseBody = context.Features.GetRequiredFeature<IHttpResponseBodyFeature>();
         var requestBody = context.Request.Body;
-        StreamResponseBodyFeature? counted = null;
-        if (direction == TransferDirection.Download && responseBody is PipeSendFileFeature pipe)
+        if (direction == TransferDirection.Download)
         {
-            // The pipe send-file path reports what it flushed; wrapping it would undo its copy savings.
-            pipe.Progress = transfer;
-        }
-        else if (direction == TransferDirection.Download)
-        {
-            // Kestrel's own SendFileAsync copies through the response stream exactly as
-            // StreamResponseBodyFeature does, so counting there costs no extra copy.
-            counted = new StreamResponseBodyFeature(new CountingStream(responseBody.Stream, transfer), responseBody);
-            context.Features.Set<IHttpResponseBodyFeature>(counted);
+            context.Features.Set(new TransferFeature(transfer));
         }
         else
         {
@@ -47,10 +39,6 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
         try
         {
             await next(context);
-            if (counted is not null)
-            {
-                await counted.CompleteAsync();
-            }
 
             // A client that leaves mid-body may not have tripped RequestAborted yet when the send
             // loop notices the closed connection; fewer bytes than Content-Length says the same.
@@ -58,7 +46,7 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
                 && context.Response.StatusCode is StatusCodes.Status200OK or StatusCodes.Status206PartialContent
                 && context.Response.ContentLength is { } expected
                 && transfer.Bytes < expected;
-            outcome = context.RequestAborted.IsCancellationRequested || cutShort ? TransferOutcome.Aborted : TransferOutcome.For(context.Response.StatusCode);
+            outcome = context.RequestAborted.IsCancellationRequested || cutShort ? TransferOutcome.Aborted : OutcomeOf(context);
         }
         catch (Exception) when (context.RequestAborted.IsCancellationRequested)
         {
@@ -67,13 +55,24 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
         }
         finally
         {
-            context.Features.Set(responseBody);
+            context.Features.Set<TransferFeature>(null);
             context.Request.Body = requestBody;
             transfer.Complete(outcome);
-            Log.TransferCompleted(logger, direction, name, transfer.Protocol, context.Request.Protocol, transfer.Bytes,
-                (long)transfer.Elapsed.TotalMilliseconds, outcome, context.Response.StatusCode);
+            TransferLog.Completed(logger, transfer, name, context.Request.Protocol, outcome,
+                context.Response.StatusCode.ToString(System.Globalization.CultureInfo.InvariantCulture), HttpErrors.ReasonOf(context));
         }
     }
+
+    // The core's reason decides where there is one; otherwise the status code (304, a route's 404, a 5xx).
+    private static string OutcomeOf(HttpContext context) => HttpErrors.ReasonOf(context) is { } reason
+        ? TransferOutcome.Of(reason)
+        : context.Response.StatusCode switch
+        {
+            StatusCodes.Status304NotModified => TransferOutcome.NotModified,
+            >= 500 => TransferOutcome.Failed,
+            >= 400 => TransferOutcome.Rejected,
+            _ => TransferOutcome.Success,
+        };
 
     /// <summary>GET of a file is a download; PUT or POST of a file or a multipart form is an upload.</summary>
     private static string? DirectionOf(HttpRequest request, out string name)

@@ -1,14 +1,15 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 
 namespace FileTransfer.Server.Grpc;
 
 /// <summary>
-/// Turns the storage core's refusals into status codes for every FileService call, so that the
-/// service calls the core without a try/catch per RPC and no mapping is written twice
-/// (<see cref="GrpcErrors"/> holds the table). Anything else passes through: Grpc.AspNetCore logs an
-/// unexpected exception and answers UNKNOWN without its message.
+/// Turns the core's refusals into status codes for every FileService call, so that the service
+/// calls the core without a try/catch per RPC and no mapping is written twice
+/// (<see cref="GrpcErrors"/> holds the table; the REST twin is the REST error filter). Anything else
+/// passes through: Grpc.AspNetCore logs an unexpected exception and answers UNKNOWN without its message.
 /// </summary>
 internal sealed class CoreErrorInterceptor : Interceptor
 {
@@ -18,9 +19,9 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             return await continuation(request, context);
         }
-        catch (Exception ex) when (Map(ex) is { } mapped)
+        catch (FileTransferException ex)
         {
-            throw mapped;
+            throw GrpcErrors.From(ex);
         }
     }
 
@@ -30,9 +31,9 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             return await continuation(requestStream, context);
         }
-        catch (Exception ex) when (Map(ex) is { } mapped)
+        catch (FileTransferException ex)
         {
-            throw mapped;
+            throw GrpcErrors.From(ex);
         }
     }
 
@@ -42,16 +43,9 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             await continuation(request, responseStream, context);
         }
-        catch (Exception ex) when (Map(ex) is { } mapped)
+        catch (FileTransferException ex)
         {
-            throw mapped;
+            throw GrpcErrors.From(ex);
         }
     }
-
-    private static RpcException? Map(Exception exception) => exception switch
-    {
-        UploadException upload => GrpcErrors.From(upload),
-        InvalidListQueryException listing => GrpcErrors.InvalidArgument(GrpcErrors.Reasons.InvalidPageRequest, listing.Message),
-        _ => null,
-    };
 }

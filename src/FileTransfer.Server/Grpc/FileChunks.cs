@@ -1,14 +1,13 @@
 using System.Buffers;
 using FileTransfer.Protos.V1;
-using FileTransfer.Server.Storage;
 using Google.Protobuf;
 using Grpc.Core;
 
 namespace FileTransfer.Server.Grpc;
 
 /// <summary>
-/// Sends a byte range of an open file as DownloadFile chunk messages: one pooled buffer rented
-/// for the whole call, filled a block of whole chunks at a time (at least <see cref="FlushBytes"/>),
+/// Sends a range of an opened version as DownloadFile chunk messages: one pooled buffer rented
+/// for the whole call, filled from the version's read stream a block of whole chunks at a time (at least <see cref="FlushBytes"/>),
 /// each chunk wrapped without copying (<see cref="UnsafeByteOperations.UnsafeWrap(ReadOnlyMemory{byte})"/>),
 /// never <c>ByteString.CopyFrom</c>, which would allocate the whole file again as garbage.
 /// </summary>
@@ -23,7 +22,7 @@ internal static class FileChunks
 
     private static readonly WriteOptions Buffered = new(WriteFlags.BufferHint);
 
-    public static async Task SendAsync(OpenedFile file, long offset, long count, int chunkSize, IServerStreamWriter<DownloadFileResponse> stream, CancellationToken cancellationToken)
+    public static async Task SendAsync(Stream bytes, long count, int chunkSize, IServerStreamWriter<DownloadFileResponse> stream, CancellationToken cancellationToken)
     {
         var blockSize = chunkSize >= FlushBytes ? chunkSize : FlushBytes / chunkSize * chunkSize;
         var buffer = ArrayPool<byte>.Shared.Rent(blockSize);
@@ -34,7 +33,7 @@ internal static class FileChunks
             while (count > 0)
             {
                 var block = buffer.AsMemory(0, (int)Math.Min(blockSize, count));
-                await file.ReadExactlyAsync(block, offset, cancellationToken);
+                await bytes.ReadExactlyAsync(block, cancellationToken);
                 for (var start = 0; start < block.Length; start += chunkSize)
                 {
                     var chunk = block.Slice(start, Math.Min(chunkSize, block.Length - start));
@@ -48,7 +47,6 @@ internal static class FileChunks
                     await stream.WriteAsync(message, cancellationToken);
                 }
 
-                offset += block.Length;
                 count -= block.Length;
             }
         }

@@ -1,5 +1,6 @@
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Security;
 using Google.Protobuf;
 
 namespace FileTransfer.Server.Grpc;
@@ -32,9 +33,10 @@ internal static class GrpcRegistration
             .AddServiceOptions<FileGrpcService>(options =>
             {
                 options.MaxReceiveMessageSize = MaxReceiveMessageBytes;
-                // Outermost first: the observer sees the status the error interceptor mapped.
-                options.Interceptors.Add<GrpcTransferObserver>();
+                // Outermost first: the observer sees the core's own refusal (its reason), which the
+                // error interceptor then turns into the status.
                 options.Interceptors.Add<CoreErrorInterceptor>();
+                options.Interceptors.Add<GrpcTransferObserver>();
             });
         services.AddGrpcReflection();
         // Reports the same checks as /healthz (the storage root), run on each Check call.
@@ -44,7 +46,7 @@ internal static class GrpcRegistration
 
     public static void MapFileTransferGrpc(this WebApplication app)
     {
-        app.MapGrpcService<FileGrpcService>();
+        app.MapGrpcService<FileGrpcService>().RequireOperationScopes();
         app.MapGrpcReflectionService();
         app.MapGrpcHealthChecksService();
     }

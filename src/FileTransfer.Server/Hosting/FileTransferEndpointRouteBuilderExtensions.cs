@@ -1,8 +1,8 @@
+using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
-using FileTransfer.Server.Storage;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -21,13 +21,12 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
         app.UseExceptionHandler();
         app.UseStatusCodePages();
-        app.UseProblemsForEmptyFileErrors();
-        PipeSendFileFeature.Use(app);
         app.UseTransferDiagnostics();
+        app.UseProblemsForEmptyFileErrors();
 
         app.UseFileTransferSecurity();
 
-        app.MapControllers().RequireFileScopes();
+        app.MapControllers().RequireOperationScopes();
         app.MapFileTransferGrpc();
         app.MapHealthChecks("/healthz");
         app.MapRuntimeEndpoint();
@@ -38,9 +37,9 @@ public static class FileTransferEndpointRouteBuilderExtensions
             options.DocumentTitle = "FileTransfer API";
         });
 
-        var root = app.Services.GetRequiredService<StorageRoot>();
+        var storage = app.Services.GetRequiredService<FileOperations>().Location;
         var endpoints = app.Services.GetRequiredService<ListeningEndpoints>();
-        app.Lifetime.ApplicationStarted.Register(() => Log.Started(app.Logger, root.FullPath, endpoints, app.Services.GetRequiredService<ConnectionGate>()));
+        app.Lifetime.ApplicationStarted.Register(() => Log.Started(app.Logger, storage, endpoints, app.Services.GetRequiredService<ConnectionGate>()));
         return app;
     }
 }

@@ -1,8 +1,10 @@
+using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
 using FileTransfer.Server.OpenApi;
+using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
-using FileTransfer.Server.Storage;
+using FileTransfer.Storage.Local;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
 namespace FileTransfer.Server.Hosting;
@@ -15,26 +17,17 @@ public static class FileTransferServiceCollectionExtensions
     {
         var services = builder.Services;
 
-        services.AddOptions<StorageOptions>()
-            .BindConfiguration(StorageOptions.SectionName)
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
-
-        services.AddSingleton<StorageRoot>();
-        services.AddSingleton<StoragePathResolver>();
-        services.AddSingleton<ContentTypes>();
-        services.AddSingleton<FileCatalog>();
-        services.AddSingleton<DigestStore>();
-        services.AddSingleton<NameLocks>();
-        services.AddSingleton<FileStore>();
+        services.AddFileTransferCore();
+        services.AddSingleton<IContentTypeMap, ContentTypeMap>();
+        services.AddLocalStorage();
         services.AddSingleton(TimeProvider.System);
-        services.AddHostedService<StaleUploadSweeper>();
 
         services.AddKestrelTuning();
         services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddRuntimeEndpoint();
 
-        services.AddControllers()
+        services.AddSingleton<OpenedFileResultExecutor>();
+        services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
             .ConfigureApplicationPartManager(parts =>
             {
                 parts.FeatureProviders.Add(new InternalControllerFeatureProvider());
@@ -42,7 +35,7 @@ public static class FileTransferServiceCollectionExtensions
             });
         services.AddProblemDetails();
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
-        services.AddHealthChecks().AddCheck<StorageRootHealthCheck>("storage");
+        services.AddHealthChecks().AddCheck<StorageHealthCheck>("storage");
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();

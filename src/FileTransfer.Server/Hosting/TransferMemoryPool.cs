@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Runtime.InteropServices;
+using FileTransfer.Server.Rest;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.Extensions.Options;
 

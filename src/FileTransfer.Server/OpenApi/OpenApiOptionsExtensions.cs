@@ -4,11 +4,13 @@ namespace FileTransfer.Server.OpenApi;
 
 internal static class OpenApiOptionsExtensions
 {
-    /// <summary>Adds the transformers that complete the generated document (headers, bodies, problems, /healthz).</summary>
+    /// <summary>Adds the transformers that complete the generated document (headers, bodies, problems, /healthz, security).</summary>
     public static OpenApiOptions AddFileTransferDescriptions(this OpenApiOptions options)
     {
         options.AddOperationTransformer<FileOperationTransformer>();
         options.AddDocumentTransformer<OperationsDocumentTransformer>();
+        options.AddDocumentTransformer<OpenApiSecurityTransformer>();
+        options.AddOperationTransformer<OpenApiOperationSecurity>();
         return options;
     }
 }

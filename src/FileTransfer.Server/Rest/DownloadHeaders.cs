@@ -1,4 +1,4 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
 using Microsoft.Net.Http.Headers;
 
 namespace FileTransfer.Server.Rest;
@@ -6,7 +6,7 @@ namespace FileTransfer.Server.Rest;
 /// <summary>Headers every file response carries besides what PhysicalFileResult writes.</summary>
 internal static class DownloadHeaders
 {
-    public static void Apply(IHeaderDictionary headers, StoredFile file)
+    public static void Apply(IHeaderDictionary headers, FileVersion file)
     {
         // User-uploaded bytes must never run as script in our origin: no sniffing, and active
         // types (see ActiveContent) are attachments rather than rendered inline.

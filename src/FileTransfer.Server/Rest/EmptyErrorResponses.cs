@@ -1,4 +1,6 @@
 using System.Text.Json;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Mvc.Infrastructure;
 
 namespace FileTransfer.Server.Rest;
@@ -26,8 +28,13 @@ internal static class EmptyErrorResponses
 
         response.ContentLength = null;
         response.ContentType = ProblemJson;
+        HttpErrors.Remember(response.HttpContext, ReasonFor(response.StatusCode));
         return true;
     }
+
+    // The core's reasons for the two answers: the same strings gRPC gives a stale if_match and an offset past the end.
+    private static ErrorReason ReasonFor(int status) =>
+        status == StatusCodes.Status416RangeNotSatisfiable ? ErrorReason.OffsetPastEnd : ErrorReason.EtagMismatch;
 
     public static IApplicationBuilder UseProblemsForEmptyFileErrors(this IApplicationBuilder app) =>
         app.Use(async (context, next) =>
@@ -50,13 +57,15 @@ internal static class EmptyErrorResponses
             if (converted && !HttpMethods.IsHead(context.Request.Method))
             {
                 var status = context.Response.StatusCode;
+                var reason = ReasonFor(status);
                 var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(
                     context,
                     status,
-                    status == StatusCodes.Status416RangeNotSatisfiable ? "Range not satisfiable" : "Precondition failed",
+                    HttpErrors.For(reason).Title,
                     detail: status == StatusCodes.Status416RangeNotSatisfiable
                         ? "The range starts past the end of the file; Content-Range gives its size."
                         : "The file does not match the If-Match / If-Unmodified-Since condition.");
+                problem.Extensions[HttpErrors.ReasonMember] = reason.Code();
                 await JsonSerializer.SerializeAsync(context.Response.Body, problem, Web, context.RequestAborted);
             }
         });

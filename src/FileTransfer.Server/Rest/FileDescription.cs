@@ -1,4 +1,4 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Rest;
 
@@ -10,6 +10,6 @@ namespace FileTransfer.Server.Rest;
 /// <param name="ETag">Strong entity tag, the value of the <c>ETag</c> header.</param>
 public sealed record FileDescription(string Name, long Size, string ContentType, DateTimeOffset LastModified, string ETag)
 {
-    internal static FileDescription From(StoredFile file) =>
+    internal static FileDescription From(FileVersion file) =>
         new(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag);
 }

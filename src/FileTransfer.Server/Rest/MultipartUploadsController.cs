@@ -1,4 +1,6 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
+using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.WebUtilities;
 using Microsoft.Extensions.Options;
@@ -14,12 +16,8 @@ namespace FileTransfer.Server.Rest;
 /// A form carries at most <see cref="StorageOptions.MaxFilesPerRequest"/> files.
 /// </summary>
 [ApiController]
-[Route("api/files")]
-internal sealed partial class MultipartUploadsController(
-    StoragePathResolver resolver,
-    FileStore store,
-    IOptions<StorageOptions> options,
-    ILogger<MultipartUploadsController> logger) : ControllerBase
+[Route(Routes.Files)]
+internal sealed class MultipartUploadsController(FileOperations files, IOptions<StorageOptions> options) : ControllerBase
 {
     // RFC 2046 5.1.1: a boundary is at most 70 characters.
     private const int MaxBoundaryLength = 70;
@@ -33,6 +31,7 @@ internal sealed partial class MultipartUploadsController(
     /// </summary>
     /// <param name="folder">Folder (relative to the storage root) to store the files in.</param>
     [HttpPost]
+    [Operation(FileOperation.Write)]
     [Consumes("multipart/form-data")]
     [DisableFormValueModelBinding]
     [ProducesResponseType<IReadOnlyList<UploadedFile>>(StatusCodes.Status201Created)]
@@ -46,13 +45,13 @@ internal sealed partial class MultipartUploadsController(
         var boundary = HeaderUtilities.RemoveQuotes(MediaTypeHeaderValue.Parse(Request.ContentType).Boundary).Value;
         if (string.IsNullOrEmpty(boundary) || boundary.Length > MaxBoundaryLength)
         {
-            return Problem("The multipart boundary is missing or longer than 70 characters.", statusCode: StatusCodes.Status400BadRequest, title: "Invalid multipart body");
+            return this.Problem(ErrorReason.InvalidUploadStream, "The multipart boundary is missing or longer than 70 characters.");
         }
 
         var limits = options.Value;
         RestUploads.AllowBodyOf(HttpContext, limits.MaxFileSizeBytes);
         var reader = new MultipartReader(boundary, Request.Body);
-        var staged = new List<UploadSession>();
+        var staged = new List<Upload>();
         var aborted = HttpContext.RequestAborted;
         try
         {
@@ -69,75 +68,44 @@ internal sealed partial class MultipartUploadsController(
                     // RFC 9110 15.5.14: the content is more than the server is willing to process
                     // in one request. 413, like the size limit, tells the client to send less per
                     // request (here: the other files in another one), where 400 would call the form malformed.
-                    return Problem($"A form may carry at most {limits.MaxFilesPerRequest} files; send the others in another request.", statusCode: StatusCodes.Status413PayloadTooLarge, title: "Too many files");
+                    return this.Problem(ErrorReason.TooManyFiles, $"A form may carry at most {limits.MaxFilesPerRequest} files; send the others in another request.");
                 }
 
                 var name = string.IsNullOrEmpty(folder) ? fileName : $"{folder.TrimEnd('/')}/{fileName}";
-                if (!resolver.TryResolve(name, out var target, out var rejection))
-                {
-                    return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
-                }
-
-                if (staged.Exists(session => session.Target.FullPath == target.FullPath))
+                if (staged.Exists(upload => upload.Name == name))
                 {
                     // Stored one after the other, the second part would silently replace the
                     // first, or fail a precondition the first one broke: the client must choose.
-                    return Problem($"The form carries '{target.Name}' more than once; send one part per file.", statusCode: StatusCodes.Status400BadRequest, title: "Duplicate file name");
+                    return this.Problem(ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
                 }
 
-                var request = RestUploads.Describe(Request, target, rawBody: false, out var refusal);
-                if (request is null)
-                {
-                    return this.Problem(refusal!);
-                }
-
-                var session = store.BeginUpload(request);
-                staged.Add(session);
-                await session.CopyFromAsync(section.Body, aborted);
+                var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, name, rawBody: false), aborted);
+                staged.Add(upload);
+                await upload.CopyFromAsync(section.Body, aborted);
 
                 // One open file per request, not per part: the next part may be the ten-thousandth.
-                await session.SealAsync(aborted);
+                await upload.SealAsync(aborted);
             }
 
             if (staged.Count == 0)
             {
-                return Problem("The form carries no file part.", statusCode: StatusCodes.Status400BadRequest, title: "No file");
+                return this.Problem(ErrorReason.InvalidUploadStream, "The form carries no file part.");
             }
 
             // All or nothing: a precondition that fails for one part stores none of them.
-            var stored = (await store.CommitAsync(staged, aborted)).Select(UploadedFile.From).ToList();
+            var stored = (await files.CommitAllAsync(staged, aborted)).Select(UploadedFile.From).ToList();
             return Created(UploadedFile.LocationOf(stored[0].Name), stored);
-        }
-        catch (UploadException ex)
-        {
-            LogRefused(logger, ex.Error, ex.Message);
-            return this.Problem(RestUploads.ProblemFor(ex));
-        }
-        catch (BadHttpRequestException ex)
-        {
-            return this.Problem(RestUploads.ProblemFor(ex));
         }
         catch (InvalidDataException ex)
         {
-            return Problem(ex.Message, statusCode: StatusCodes.Status400BadRequest, title: "Invalid multipart body");
-        }
-        catch (Exception ex) when (RestUploads.IsClientAbort(ex, HttpContext))
-        {
-            LogAborted(logger);
-            return new EmptyResult();
+            return this.Problem(ErrorReason.InvalidUploadStream, ex.Message);
         }
         finally
         {
-            foreach (var session in staged)
+            foreach (var upload in staged)
             {
-                await session.DisposeAsync();
+                await upload.DisposeAsync();
             }
         }
     }
-
-    [LoggerMessage(EventId = 42, Level = LogLevel.Information, Message = "Multipart upload refused: {Error} ({Reason})")]
-    private static partial void LogRefused(ILogger logger, UploadError error, string reason);
-
-    [LoggerMessage(EventId = 43, Level = LogLevel.Debug, Message = "Multipart upload aborted by the client; nothing stored")]
-    private static partial void LogAborted(ILogger logger);
 }

@@ -1,4 +1,5 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Rest;
 
@@ -15,5 +16,5 @@ public sealed record UploadedFile(string Name, long Size, string ContentType, Da
         new(result.File.Name, result.File.Size, result.File.ContentType, result.File.LastModified, result.File.ETag, Convert.ToHexStringLower(result.Sha256));
 
     internal static string LocationOf(string name) =>
-        "/api/files/" + string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
+        "/" + Routes.Files + "/" + string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
 }

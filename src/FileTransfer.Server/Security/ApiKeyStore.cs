@@ -1,7 +1,7 @@
 using System.Security.Claims;
 using System.Security.Cryptography;
 using System.Text;
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
@@ -26,7 +26,7 @@ internal sealed class ApiKeyStore
 
     private readonly List<Entry> _keys = [];
 
-    public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, StorageRoot root)
+    public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, IStorageBackend storage)
     {
         foreach (var key in options.Value.ApiKeys)
         {
@@ -36,7 +36,7 @@ internal sealed class ApiKeyStore
         // Only here, only in Development: no other environment ever reads or writes the key file.
         if (_keys.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
         {
-            DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), root.FullPath);
+            DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), storage.Location);
             Add(DevelopmentKey.Key, [.. Scopes.All]);
         }
     }

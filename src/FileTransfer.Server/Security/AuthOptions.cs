@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 

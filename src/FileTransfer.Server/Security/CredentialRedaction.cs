@@ -4,7 +4,7 @@ namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// The one rule for what a log line may not show: signed-link tokens and API keys. Applied to every
-/// log line's text, structured values, exception and scopes (<see cref="Hosting.RedactingLoggerFactory"/>).
+/// log line's text, structured values, exception and scopes (<see cref="RedactingLoggerFactory"/>).
 /// </summary>
 internal static partial class CredentialRedaction
 {

@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text;
-using FileTransfer.Server.Storage;
+using FileTransfer.Storage.Local;
 
 namespace FileTransfer.Server.Security;
 

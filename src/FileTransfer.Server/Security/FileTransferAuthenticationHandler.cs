@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Security.Claims;
 using System.Text.Encodings.Web;
-using FileTransfer.Server.Grpc;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
@@ -86,8 +87,7 @@ internal sealed class FileTransferAuthenticationHandler(
             : $"Bearer realm=\"{SchemeName}\", error=\"invalid_token\"";
         await SecurityProblems.WriteAsync(
             Context,
-            StatusCodes.Status401Unauthorized,
-            "Authentication required",
+            ErrorReason.Unauthenticated,
             result.Failure?.Message ?? (GrpcStatusResponse.IsGrpc(Context)
                 ? "Send an API key in the call metadata as 'authorization: Bearer <key>' or 'x-api-key: <key>'."
                 : "Send an API key as 'Authorization: Bearer <key>' or 'X-Api-Key: <key>', or use a signed link (?sig=...)."));
@@ -96,8 +96,7 @@ internal sealed class FileTransferAuthenticationHandler(
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
         SecurityProblems.WriteAsync(
             Context,
-            StatusCodes.Status403Forbidden,
-            "Forbidden",
+            ErrorReason.PermissionDenied,
             properties.Items.TryGetValue(SecurityProblems.DetailItem, out var detail) && detail is not null
                 ? detail
                 : "The credentials do not allow this request.");

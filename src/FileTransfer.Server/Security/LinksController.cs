@@ -1,5 +1,6 @@
 using System.Net.Mime;
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
@@ -13,7 +14,6 @@ namespace FileTransfer.Server.Security;
 [Consumes(MediaTypeNames.Application.Json)]
 internal sealed class LinksController(
     SignedLinkSigner signer,
-    StoragePathResolver resolver,
     IOptions<AuthOptions> auth,
     IOptions<StorageOptions> storage) : ControllerBase
 {
@@ -41,36 +41,34 @@ internal sealed class LinksController(
             return Refuse($"The API key does not have the '{request.Access}' scope this link would grant.");
         }
 
-        if (!resolver.TryResolve(request.Path, out var path, out var rejection))
+        if (FileNames.Check(request.Path) is { } rejection)
         {
-            return Problem(rejection.Reason, statusCode: StatusCodes.Status400BadRequest, title: "Invalid file name");
+            return this.Problem(ErrorReason.InvalidFileName, rejection.Reason);
         }
 
         var lifetime = request.ExpiresInSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : DefaultLifetime;
         if (lifetime > auth.Value.MaxLinkLifetime)
         {
-            return Problem($"A link may live at most {auth.Value.MaxLinkLifetime.TotalSeconds:0} seconds (Auth:MaxLinkLifetime).", statusCode: StatusCodes.Status400BadRequest, title: "Invalid link request");
+            return this.Problem(ErrorReason.InvalidLinkRequest, $"A link may live at most {auth.Value.MaxLinkLifetime.TotalSeconds:0} seconds (Auth:MaxLinkLifetime).");
         }
 
         var isWrite = request.Access == Scopes.Write;
         var maxBytes = isWrite ? request.MaxBytes ?? storage.Value.MaxFileSizeBytes : (long?)null;
         if (maxBytes > storage.Value.MaxFileSizeBytes || (!isWrite && (request.MaxBytes is not null || request.Sha256 is not null)))
         {
-            return Problem(
-                $"MaxBytes and Sha256 apply to write links only; MaxBytes may not exceed {storage.Value.MaxFileSizeBytes} (Storage:MaxFileSizeBytes).",
-                statusCode: StatusCodes.Status400BadRequest,
-                title: "Invalid link request");
+            return this.Problem(
+                ErrorReason.InvalidLinkRequest,
+                $"MaxBytes and Sha256 apply to write links only; MaxBytes may not exceed {storage.Value.MaxFileSizeBytes} (Storage:MaxFileSizeBytes).");
         }
 
-        var link = new SignedLink(request.Access, path.Name, (signer.Now + lifetime).ToUnixTimeSeconds(), maxBytes, isWrite ? request.Sha256 : null);
+        var link = new SignedLink(request.Access, request.Path, (signer.Now + lifetime).ToUnixTimeSeconds(), maxBytes, isWrite ? request.Sha256 : null);
         var token = signer.Sign(link);
-        var url = $"{Request.Scheme}://{Request.Host}{Request.PathBase}/{FileScopeConvention.Prefix}/{Escape(path.Name)}?{SignedLink.QueryParameter}={token}";
+        var url = $"{Request.Scheme}://{Request.Host}{Request.PathBase}/{Routes.Files}/{Escape(request.Path)}?{SignedLink.QueryParameter}={token}";
         return Ok(new LinkResponse(url, token, link.Path, link.Access, link.Expires, link.MaxBytes, link.Sha256));
     }
 
     // Each segment escaped on its own so that '/' stays a separator (RFC 3986 3.3).
     private static string Escape(string name) => string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
 
-    private ObjectResult Refuse(string detail) =>
-        Problem(detail, statusCode: StatusCodes.Status403Forbidden, title: "Forbidden");
+    private ObjectResult Refuse(string detail) => this.Problem(ErrorReason.PermissionDenied, detail);
 }

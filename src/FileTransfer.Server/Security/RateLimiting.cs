@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Threading.RateLimiting;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.RateLimiting;
 
 namespace FileTransfer.Server.Security;
@@ -11,8 +13,6 @@ namespace FileTransfer.Server.Security;
 /// </summary>
 internal static class RateLimiting
 {
-    private static readonly PathString FileServicePath = "/" + FileTransfer.Protos.V1.FileService.Descriptor.FullName;
-
     public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options) =>
         PartitionedRateLimiter.CreateChained(
             PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
@@ -44,8 +44,7 @@ internal static class RateLimiting
         Log.RateLimited(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(RateLimiting)), ClientOf(context));
         await SecurityProblems.WriteAsync(
             context,
-            StatusCodes.Status429TooManyRequests,
-            "Too many requests",
+            ErrorReason.RateLimited,
             $"This client has too many requests running or started too many per second. Retry after {seconds} s.",
             TimeSpan.FromSeconds(seconds));
     }
@@ -55,7 +54,7 @@ internal static class RateLimiting
     /// declares 429 for). The REST API and the gRPC FileService share one budget per client;
     /// gRPC reflection and health stay free, like /healthz.
     /// </summary>
-    public static bool Covers(PathString path) => path.StartsWithSegments("/api") || path.StartsWithSegments(FileServicePath);
+    public static bool Covers(PathString path) => path.StartsWithSegments("/api") || path.StartsWithSegments(Routes.FileService);
 
     // null: not limited.
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>

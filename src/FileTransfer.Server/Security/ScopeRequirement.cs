@@ -1,3 +1,4 @@
+using FileTransfer.Core;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.Extensions.Options;
 

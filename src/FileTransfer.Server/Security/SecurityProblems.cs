@@ -1,12 +1,12 @@
-using FileTransfer.Server.Grpc;
-using Grpc.Core;
-using Microsoft.AspNetCore.Mvc;
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Security;
 
 /// <summary>
-/// 401, 403 and 429 written by authentication and the rate limiter: RFC 9457 problems, or for a
-/// gRPC call the matching status (UNAUTHENTICATED, PERMISSION_DENIED, RESOURCE_EXHAUSTED).
+/// 401, 403 and 429 written by authentication and the rate limiter: RFC 9457 problems with the
+/// core's reason, or for a gRPC call the matching status (UNAUTHENTICATED, PERMISSION_DENIED,
+/// RESOURCE_EXHAUSTED) with the same reason in its ErrorInfo.
 /// </summary>
 internal static class SecurityProblems
 {
@@ -19,32 +19,19 @@ internal static class SecurityProblems
     /// </summary>
     public const string TooManyRequestsType = "https://tools.ietf.org/html/rfc6585#section-4";
 
-    public static async Task WriteAsync(HttpContext context, int status, string title, string detail, TimeSpan? retryAfter = null)
+    public static async Task WriteAsync(HttpContext context, ErrorReason reason, string detail, TimeSpan? retryAfter = null)
     {
+        HttpErrors.Remember(context, reason);
         if (GrpcStatusResponse.IsGrpc(context))
         {
-            var (code, reason) = status switch
-            {
-                StatusCodes.Status401Unauthorized => (StatusCode.Unauthenticated, GrpcErrors.Reasons.Unauthenticated),
-                StatusCodes.Status403Forbidden => (StatusCode.PermissionDenied, GrpcErrors.Reasons.PermissionDenied),
-                _ => (StatusCode.ResourceExhausted, GrpcErrors.Reasons.RateLimited),
-            };
-            await GrpcStatusResponse.WriteAsync(context, code, reason, detail, retryAfter);
+            await GrpcStatusResponse.WriteAsync(context, reason, detail, retryAfter);
             return;
         }
 
-        context.Response.StatusCode = status;
+        var problem = HttpErrors.Problem(reason, detail);
+        problem.Type = reason == ErrorReason.RateLimited ? TooManyRequestsType : null;
+        context.Response.StatusCode = problem.Status!.Value;
         var problems = context.RequestServices.GetRequiredService<IProblemDetailsService>();
-        await problems.WriteAsync(new ProblemDetailsContext
-        {
-            HttpContext = context,
-            ProblemDetails = new ProblemDetails
-            {
-                Status = status,
-                Title = title,
-                Detail = detail,
-                Type = status == StatusCodes.Status429TooManyRequests ? TooManyRequestsType : null,
-            },
-        });
+        await problems.WriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = problem });
     }
 }

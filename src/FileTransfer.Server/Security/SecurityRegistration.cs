@@ -1,7 +1,6 @@
-using FileTransfer.Server.Hosting;
+using FileTransfer.Core;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
-using Microsoft.AspNetCore.OpenApi;
 using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
@@ -36,10 +35,6 @@ internal static class SecurityRegistration
 
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
-
-        services.Configure<OpenApiOptions>("v1", options => options
-            .AddDocumentTransformer<OpenApiSecurityTransformer>()
-            .AddOperationTransformer<OpenApiOperationSecurity>());
 
         services.AddRateLimiter(options =>
         {

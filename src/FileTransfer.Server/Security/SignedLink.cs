@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 

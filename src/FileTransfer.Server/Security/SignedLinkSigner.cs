@@ -3,6 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
+using FileTransfer.Core;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;

@@ -1,7 +1,6 @@
-using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Security.Claims;
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 
@@ -15,29 +14,27 @@ internal static class UploadGrant
     public const string DigestConflict = "The announced digest differs from the one the signed link allows.";
 
     /// <summary>
-    /// <paramref name="request"/> narrowed by the grant, or false when the digest the client
-    /// announced contradicts the one the link fixes.
+    /// <paramref name="request"/> narrowed by the grant; throws (<see cref="ErrorReason.InvalidUploadStream"/>)
+    /// when the digest the client announced contradicts the one the link fixes.
     /// </summary>
-    public static bool TryApply(ClaimsPrincipal caller, UploadRequest request, [NotNullWhen(true)] out UploadRequest? narrowed)
+    public static UploadRequest Apply(ClaimsPrincipal caller, UploadRequest request)
     {
-        narrowed = null;
         var expected = request.ExpectedSha256;
         if (caller.FindFirst(FileTransferClaims.UploadSha256)?.Value is { } granted)
         {
             var grantedBytes = Convert.FromHexString(granted);
             if (expected is not null && !expected.AsSpan().SequenceEqual(grantedBytes))
             {
-                return false;
+                throw new FileTransferException(ErrorReason.InvalidUploadStream, DigestConflict);
             }
 
             expected = grantedBytes;
         }
 
-        narrowed = request with
+        return request with
         {
             ExpectedSha256 = expected,
             MaxBytes = caller.FindFirst(FileTransferClaims.MaxUploadBytes)?.Value is { } max ? long.Parse(max, CultureInfo.InvariantCulture) : request.MaxBytes,
         };
-        return true;
     }
 }

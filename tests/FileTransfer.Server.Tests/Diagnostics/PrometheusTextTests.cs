@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 

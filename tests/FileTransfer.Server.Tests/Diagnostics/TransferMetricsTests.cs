@@ -116,6 +116,7 @@ public sealed class TransferMetricsTests : IDisposable
         Assert.Equal("rest", entry.Fields["Protocol"]);
         Assert.Equal(4321L, entry.Fields["Bytes"]);
         Assert.Equal("success", entry.Fields["Outcome"]);
+        Assert.Equal("200", entry.Fields["Status"]);
         Assert.IsType<long>(entry.Fields["DurationMs"]);
     }
 

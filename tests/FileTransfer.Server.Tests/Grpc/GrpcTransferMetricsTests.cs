@@ -36,7 +36,8 @@ public sealed class GrpcTransferMetricsTests : IDisposable
         Assert.Equal("HTTP/2", entry.Fields["HttpProtocol"]);
         Assert.Equal(100_000L, entry.Fields["Bytes"]);
         Assert.Equal("success", entry.Fields["Outcome"]);
-        Assert.Equal(StatusCode.OK, entry.Fields["GrpcStatus"]);
+        Assert.Equal("OK", entry.Fields["Status"]);
+        Assert.Equal("", entry.Fields["Reason"]);
     }
 
     [Fact]

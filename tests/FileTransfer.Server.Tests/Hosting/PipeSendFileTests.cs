@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
+using FileTransfer.Server.Rest;
 using FileTransfer.Server.Tests.Infrastructure;
-using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -27,7 +27,7 @@ public sealed class PipeSendFileTests : IDisposable
     [InlineData("HTTP/2", 1024 * 1024)]
     public void Http2_Responses_Flush_In_Larger_Chunks_By_Default(string protocol, int expected)
     {
-        Assert.Equal(expected, PipeSendFileFeature.ChunkBytesFor(protocol, new TransferTuningOptions()));
+        Assert.Equal(expected, OpenedFileSender.ChunkBytesFor(protocol, new TransferTuningOptions()));
     }
 
     [Fact]
@@ -39,8 +39,8 @@ public sealed class PipeSendFileTests : IDisposable
 
         var options = factory.Services.GetRequiredService<IOptions<TransferTuningOptions>>().Value;
 
-        Assert.Equal(65536, PipeSendFileFeature.ChunkBytesFor("HTTP/1.1", options));
-        Assert.Equal(2097152, PipeSendFileFeature.ChunkBytesFor("HTTP/2", options));
+        Assert.Equal(65536, OpenedFileSender.ChunkBytesFor("HTTP/1.1", options));
+        Assert.Equal(2097152, OpenedFileSender.ChunkBytesFor("HTTP/2", options));
     }
 
     public static TheoryData<int, bool> Sizes() => new()

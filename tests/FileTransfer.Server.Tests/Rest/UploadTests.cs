@@ -163,7 +163,7 @@ public sealed class UploadTests(FileTransferFactory factory) : IClassFixture<Fil
     {
         using var client = factory.CreateClient();
         await client.PutAsync("/api/files/del/f.bin", new ByteArrayContent([1]), TestTimeout.Token);
-        var sidecar = factory.Storage.PathOf(".ft-meta/sha256/" + FileTransfer.Server.Storage.DigestStore.SidecarKey("del/f.bin"));
+        var sidecar = factory.Storage.PathOf(".ft-meta/sha256/" + FileTransfer.Storage.Local.DigestSidecars.SidecarKey("del/f.bin"));
         Assert.True(File.Exists(sidecar));
 
         using var deleted = await client.DeleteAsync("/api/files/del/f.bin", TestTimeout.Token);

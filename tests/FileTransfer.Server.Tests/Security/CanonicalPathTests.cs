@@ -1,4 +1,5 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Storage;
 
 namespace FileTransfer.Server.Tests.Security;
@@ -15,7 +16,7 @@ public sealed class CanonicalPathTests : IDisposable
 
         Assert.Equal(Path.Combine(_sandbox.Path, "d", "e", "chain-outside"), CanonicalPath.Resolve(chain));
         Assert.False(Resolver().TryResolve("chain", out _, out var rejection));
-        Assert.Equal(PathRejection.OutsideRoot, rejection);
+        Assert.Equal(NameRejection.OutsideRoot, rejection);
     }
 
     [Fact]
@@ -23,7 +24,7 @@ public sealed class CanonicalPathTests : IDisposable
     {
         Assert.Null(CanonicalPath.Resolve(Path.Combine(_sandbox.RootPath, "loop", "x")));
         Assert.False(Resolver().TryResolve("loop/x", out _, out var rejection));
-        Assert.Equal(PathRejection.UnresolvableLink, rejection);
+        Assert.Equal(NameRejection.UnresolvableLink, rejection);
     }
 
     [Fact]
@@ -80,9 +81,9 @@ public sealed class CanonicalPathTests : IDisposable
     [InlineData("x.txt", false)]
     [InlineData(".hidden", false)]
     public void Windows_Rules_Refuse_Device_Names_Streams_And_Trailing_Dots(string segment, bool unsafeOnWindows) =>
-        Assert.Equal(unsafeOnWindows, PathSyntax.IsUnsafeOnWindows(segment));
+        Assert.Equal(unsafeOnWindows, FileNames.IsUnsafeOnWindows(segment));
 
-    private StoragePathResolver Resolver() => PathResolverTests.Create(_sandbox.RootPath);
+    private LocalPaths Resolver() => PathResolverTests.Create(_sandbox.RootPath);
 
     public void Dispose() => _sandbox.Dispose();
 }

@@ -1,7 +1,8 @@
 using System.Runtime.Versioning;
+using FileTransfer.Core;
 using FileTransfer.Server.Security;
-using FileTransfer.Server.Storage;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Storage.Local;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Options;
@@ -170,8 +171,29 @@ public sealed class DevelopmentKeyTests : IDisposable
 
     private static HostingEnvironment Environment(string name) => new() { EnvironmentName = name, ContentRootPath = AppContext.BaseDirectory };
 
-    private static StorageRoot Root(string path) =>
-        new(Options.Create(new StorageOptions { RootPath = path }), Environment(Environments.Production));
+    // The location as the local backend reports it: the root with its links resolved.
+    private static IStorageBackend Root(string path) => new FixedLocation(new LocalRoot(path).FullPath);
+
+    private sealed class FixedLocation(string location) : IStorageBackend
+    {
+        public string Location => location;
+
+        public ValueTask<StoredObject?> StatAsync(string name, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<IOpenedObject?> OpenAsync(string name, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<ObjectPage> ListAsync(ListRequest request, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<IStagedObject> StageAsync(string name, long? declaredLength, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask SaveDigestAsync(StoredObject version, byte[] sha256, CancellationToken cancellationToken) => throw new NotSupportedException();
+
+        public ValueTask<bool> IsAvailableAsync(CancellationToken cancellationToken) => ValueTask.FromResult(true);
+    }
 
     public void Dispose()
     {

@@ -4,8 +4,9 @@ using FileTransfer.Server.Tests.Infrastructure;
 namespace FileTransfer.Server.Tests.Security;
 
 /// <summary>
-/// One convention maps each method under api/files to a scope: GET/HEAD read, PUT/POST write,
-/// DELETE delete. It applies to the probe controller, which declares no authorization at all.
+/// One table (the core's) maps each declared operation to a scope: reads and listings read, writes
+/// write, deletes delete; an action under api/files that declares none needs every scope. It applies
+/// to the probe controller, which declares operations but no authorization at all.
 /// </summary>
 public sealed class ScopeTests(SecurityFactory factory) : IClassFixture<SecurityFactory>
 {
@@ -26,7 +27,7 @@ public sealed class ScopeTests(SecurityFactory factory) : IClassFixture<Security
     [InlineData(SecurityFactory.DeleteKey, "PUT", "/api/files/probe/x", HttpStatusCode.Forbidden)]
     [InlineData(FileTransferFactory.TestKey, "DELETE", "/api/files/probe/x", HttpStatusCode.OK)]
     [InlineData(FileTransferFactory.TestKey, "PUT", "/api/files/probe/x", HttpStatusCode.OK)]
-    public async Task The_Method_Decides_The_Scope(string key, string method, string path, HttpStatusCode expected)
+    public async Task The_Operation_Decides_The_Scope(string key, string method, string path, HttpStatusCode expected)
     {
         factory.Storage.Write("scoped.txt", [1, 2, 3]);
         using var client = factory.ClientWith(key);

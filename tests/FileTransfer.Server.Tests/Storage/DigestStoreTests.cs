@@ -1,6 +1,6 @@
 using System.Net;
 using System.Security.Cryptography;
-using FileTransfer.Server.Storage;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Hosting;
@@ -98,7 +98,7 @@ public sealed class DigestStoreTests
     }
 
     private static string Sidecar(FileTransferFactory factory, string name) =>
-        factory.Storage.PathOf(".ft-meta/sha256/" + DigestStore.SidecarKey(name));
+        factory.Storage.PathOf(".ft-meta/sha256/" + DigestSidecars.SidecarKey(name));
 
     private static async Task<string> ReprDigestAsync(HttpClient client, string name)
     {

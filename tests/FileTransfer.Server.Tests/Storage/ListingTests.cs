@@ -1,19 +1,20 @@
 using System.Net;
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace FileTransfer.Server.Tests.Storage;
 
 /// <summary>
-/// The one listing both protocols page through: ordinal order, pages that add up to the whole,
+/// The one listing both protocols page through: code point (UTF-8 byte) order, pages that add up to the whole,
 /// folder links that loop, a client that leaves, and a bound on the work of one page.
 /// </summary>
 public sealed class ListingTests : IDisposable
 {
     private readonly FileTransferFactory _factory = new();
 
-    private FileCatalog Catalog => _factory.Services.GetRequiredService<FileCatalog>();
+    private FileOperations Files => _factory.Services.GetRequiredService<FileOperations>();
 
     [Theory]
     [InlineData(1, "")]
@@ -21,11 +22,12 @@ public sealed class ListingTests : IDisposable
     [InlineData(7, "a/")]
     [InlineData(1000, "")]
     [InlineData(2, "a/b")]
-    public void Pages_Concatenate_To_The_Whole_Listing_In_Ordinal_Order(int pageSize, string prefix)
+    public async Task Pages_Concatenate_To_The_Whole_Listing_In_Code_Point_Order(int pageSize, string prefix)
     {
         var random = new Random(pageSize);
-        var names = new SortedSet<string>(StringComparer.Ordinal);
-        string[] segments = ["a", "a.b", "a b", "b", "A", "é", "a-", "ab", "z~"];
+        var names = new SortedSet<string>(NameOrder.Instance);
+        // U+FF5E sorts before U+1F600 by code point (and in UTF-8 bytes) but after its surrogates in UTF-16.
+        string[] segments = ["a", "a.b", "a b", "b", "A", "é", "a-", "ab", "z~", "\uFF5E", "\U0001F600"];
         while (names.Count < 60)
         {
             var depth = random.Next(1, 4);
@@ -38,42 +40,42 @@ public sealed class ListingTests : IDisposable
             }
         }
 
-        var listed = ListAll(prefix, pageSize, out var pages);
+        var (listed, pages) = await ListAllAsync(prefix, pageSize);
 
         Assert.Equal(names.Where(n => n.StartsWith(prefix, StringComparison.Ordinal)), listed);
         Assert.InRange(pages, (listed.Count + pageSize - 1) / pageSize, ((listed.Count + pageSize - 1) / pageSize) + 1);
     }
 
     [Fact]
-    public void Folder_Links_That_Loop_Are_Not_Followed_And_The_Listing_Ends()
+    public async Task Folder_Links_That_Loop_Are_Not_Followed_And_The_Listing_Ends()
     {
         _factory.Storage.WriteRandom("loop/file.bin", 1);
         Directory.CreateSymbolicLink(_factory.Storage.PathOf("loop/a"), ".");
         Directory.CreateSymbolicLink(_factory.Storage.PathOf("loop/b"), "..");
         Directory.CreateSymbolicLink(_factory.Storage.PathOf("loop/c"), _factory.Storage.PathOf("loop"));
 
-        var listed = ListAll("", 1000, out _);
+        var (listed, _) = await ListAllAsync("", 1000);
 
         Assert.Equal(["loop/file.bin"], listed);
     }
 
     [Fact]
-    public void A_Folder_Link_Inside_The_Root_Lists_Its_Files_Under_Both_Names_As_Requests_Reach_Them()
+    public async Task A_Folder_Link_Inside_The_Root_Lists_Its_Files_Under_Both_Names_As_Requests_Reach_Them()
     {
         _factory.Storage.WriteRandom("data/x.bin", 1);
         Directory.CreateSymbolicLink(_factory.Storage.PathOf("alias"), "data");
 
-        Assert.Equal(["alias/x.bin", "data/x.bin"], ListAll("", 1000, out _));
+        Assert.Equal(["alias/x.bin", "data/x.bin"], (await ListAllAsync("", 1000)).Names);
     }
 
     [Fact]
-    public void A_Cancelled_Request_Stops_The_Walk()
+    public async Task A_Cancelled_Request_Stops_The_Walk()
     {
         _factory.Storage.WriteRandom("some/file.bin", 1);
         using var cancelled = new CancellationTokenSource();
         cancelled.Cancel();
 
-        Assert.ThrowsAny<OperationCanceledException>(() => Catalog.List(new ListQuery(null), cancelled.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await Files.ListAsync(new ListQuery(null), cancelled.Token));
     }
 
     [Fact]
@@ -85,16 +87,17 @@ public sealed class ListingTests : IDisposable
         }
 
         _factory.Storage.WriteRandom("empty/99/last.bin", 1);
-        var root = _factory.Services.GetRequiredService<StorageRoot>().FullPath;
+        var root = _factory.Services.GetRequiredService<LocalRoot>().FullPath;
         var canonicalRoot = CanonicalPath.Resolve(root)!;
         string? cursor = null;
         var found = new List<string>();
         var pages = 0;
         do
         {
-            var page = new FileTreeWalk(canonicalRoot, "", cursor, 10, (name, path) => new StoredFile(name, path, 1, "x", DateTimeOffset.UnixEpoch, "\"e\""), TestTimeout.Token, entryBudget: 5).Run(root);
-            found.AddRange(page.Files.Select(f => f.Name));
-            cursor = page.NextPageToken is { } token ? PageToken.Decode(token, "") : null;
+            var request = new ListRequest("", cursor, 10, ListQuery.MaxNameBytesPerPage);
+            var page = new FileTreeWalk(canonicalRoot, request, (name, path) => new StoredObject(name, 1, DateTimeOffset.UnixEpoch, "\"e\""), TestTimeout.Token, entryBudget: 5).Run(root);
+            found.AddRange(page.Objects.Select(f => f.Name));
+            cursor = page.NextCursor;
             pages++;
         }
         while (cursor is not null && pages < 100);
@@ -136,21 +139,21 @@ public sealed class ListingTests : IDisposable
         await Problems.AssertAsync(await client.GetAsync("/api/files?pageSize=-1", TestTimeout.Token), HttpStatusCode.BadRequest);
     }
 
-    private List<string> ListAll(string prefix, int pageSize, out int pages)
+    private async Task<(List<string> Names, int Pages)> ListAllAsync(string prefix, int pageSize)
     {
         var names = new List<string>();
         string? token = null;
-        pages = 0;
+        var pages = 0;
         do
         {
-            var page = Catalog.List(new ListQuery(prefix, pageSize, token), TestTimeout.Token);
+            var page = await Files.ListAsync(new ListQuery(prefix, pageSize, token), TestTimeout.Token);
             names.AddRange(page.Files.Select(f => f.Name));
             token = page.NextPageToken;
             pages++;
         }
         while (token is not null && pages < 10_000);
 
-        return names;
+        return (names, pages);
     }
 
     // RFC 8288: <uri>; rel="next"

@@ -1,4 +1,4 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Server.Tests.Storage;

@@ -1,4 +1,5 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.Extensions.FileProviders;
 using Microsoft.Extensions.Hosting;
@@ -9,7 +10,7 @@ namespace FileTransfer.Server.Tests.Storage;
 public sealed class PathResolverTests : IDisposable
 {
     private readonly TempStorage _storage = new();
-    private readonly StoragePathResolver _resolver;
+    private readonly LocalPaths _resolver;
 
     public PathResolverTests()
     {
@@ -27,8 +28,7 @@ public sealed class PathResolverTests : IDisposable
     public void Accepts_Names_Under_The_Root(string name)
     {
         Assert.True(_resolver.TryResolve(name, out var path, out _));
-        Assert.Equal(name, path.Name);
-        Assert.StartsWith(_storage.RootPath + Path.DirectorySeparatorChar, path.FullPath, StringComparison.Ordinal);
+        Assert.Equal(Path.Join(_storage.RootPath, name), path);
     }
 
     [Theory]
@@ -72,7 +72,7 @@ public sealed class PathResolverTests : IDisposable
     public void Refuses_Names_That_Compatibility_Normalisation_Turns_Into_Traversal(string name)
     {
         Assert.False(_resolver.TryResolve(name, out _, out var rejection));
-        Assert.Same(PathRejection.CompatibilityTraversal, rejection);
+        Assert.Same(NameRejection.CompatibilityTraversal, rejection);
     }
 
     [Theory]
@@ -90,7 +90,7 @@ public sealed class PathResolverTests : IDisposable
     public void Accepts_Fullwidth_And_Cjk_Names_That_Stay_Harmless_When_Normalised(string name)
     {
         Assert.True(_resolver.TryResolve(name, out var path, out _));
-        Assert.Equal(name, path.Name);
+        Assert.Equal(Path.Join(_storage.RootPath, name), path);
     }
 
     [Fact]
@@ -126,10 +126,10 @@ public sealed class PathResolverTests : IDisposable
         }
     }
 
-    internal static StoragePathResolver Create(string rootPath)
+    internal static LocalPaths Create(string rootPath)
     {
-        var options = Options.Create(new StorageOptions { RootPath = rootPath });
-        return new StoragePathResolver(new StorageRoot(options, new Environment()));
+        var options = Options.Create(new LocalStorageOptions { RootPath = rootPath });
+        return new LocalPaths(new LocalRoot(options, new Environment()));
     }
 
     public void Dispose() => _storage.Dispose();

@@ -1,4 +1,5 @@
-using FileTransfer.Server.Storage;
+using FileTransfer.Core;
+using FileTransfer.Storage.Local;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -27,15 +28,14 @@ public sealed class StaleUploadSweeperTests
     public async Task Keeps_The_Idle_Temporary_File_Of_An_Upload_Still_Open_And_Removes_It_Once_That_Upload_Ends()
     {
         using var factory = new FileTransferFactory();
-        var store = factory.Services.GetRequiredService<FileStore>();
-        Assert.True(factory.Services.GetRequiredService<StoragePathResolver>().TryResolve("forms/first-part.bin", out var target, out _));
+        var files = factory.Services.GetRequiredService<FileOperations>();
         var sweeper = factory.Services.GetServices<IHostedService>().OfType<StaleUploadSweeper>().Single();
 
         // A multipart request's first part, sealed while the later parts are still arriving.
-        await using (var session = store.BeginUpload(new UploadRequest(target)))
+        await using (var upload = await files.BeginUploadAsync(new UploadRequest("forms/first-part.bin"), TestTimeout.Token))
         {
-            await session.AppendAsync(new byte[] { 1, 2, 3 }, TestTimeout.Token);
-            await session.SealAsync(TestTimeout.Token);
+            await upload.AppendAsync(new byte[] { 1, 2, 3 }, TestTimeout.Token);
+            await upload.SealAsync(TestTimeout.Token);
             var temp = Assert.Single(factory.Storage.TempFiles());
             File.SetLastWriteTimeUtc(factory.Storage.PathOf(temp), DateTime.UtcNow.AddHours(-2));
 

@@ -1,0 +1,96 @@
+namespace FileTransfer.Core;
+
+/// <summary>
+/// Why an operation failed, one value per failure a client can tell apart. Both protocols carry it
+/// as the same stable string (<see cref="ErrorReasons.Code"/>): gRPC in <c>google.rpc.ErrorInfo.reason</c>,
+/// REST in the problem's <c>reason</c> member. Programs switch on it, never on message text; each
+/// protocol maps it to its own status in one table.
+/// </summary>
+public enum ErrorReason
+{
+    /// <summary>The name breaks a rule (<see cref="FileNames"/>) or leads where the backend refuses to go.</summary>
+    InvalidFileName,
+
+    /// <summary>A negative offset or limit, or a malformed range.</summary>
+    InvalidRange,
+
+    /// <summary>An upload whose messages or headers do not follow the protocol (order, sizes, digests).</summary>
+    InvalidUploadStream,
+
+    /// <summary>A negative page size, or a page token that is not ours or not for this prefix.</summary>
+    InvalidPageRequest,
+
+    /// <summary>There is no file of that name (or it is a folder).</summary>
+    FileNotFound,
+
+    /// <summary>The requested offset or range starts past the end of the file.</summary>
+    OffsetPastEnd,
+
+    /// <summary>More bytes than the size limit (or the signed link's cap) allows.</summary>
+    FileTooLarge,
+
+    /// <summary>The storage has no room for the bytes; nothing was stored.</summary>
+    StorageFull,
+
+    /// <summary>The bytes do not have the SHA-256 the client or the link announced.</summary>
+    DigestMismatch,
+
+    /// <summary>Fewer or more bytes arrived than the client declared.</summary>
+    SizeMismatch,
+
+    /// <summary>The client asked not to replace an existing file, and one exists.</summary>
+    FileExists,
+
+    /// <summary>The file does not match the ETag the client holds (changed, or gone).</summary>
+    EtagMismatch,
+
+    /// <summary>The name is taken by a folder, or a folder in the name is a file.</summary>
+    NameConflict,
+
+    /// <summary>No credential, or one that is not valid.</summary>
+    Unauthenticated,
+
+    /// <summary>A valid credential that does not grant the operation.</summary>
+    PermissionDenied,
+
+    /// <summary>The client has too many requests running or started too many per second.</summary>
+    RateLimited,
+
+    /// <summary>The storage backend did not answer or failed; the client may retry.</summary>
+    StorageUnavailable,
+
+    /// <summary>An upload whose client stopped sending for longer than the idle limit.</summary>
+    UploadIdle,
+
+    /// <summary>A form carries more files than one request may (<see cref="StorageOptions.MaxFilesPerRequest"/>).</summary>
+    TooManyFiles,
+
+    /// <summary>A signed-link request the server will not issue (lifetime, size cap or digest out of bounds).</summary>
+    InvalidLinkRequest,
+}
+
+/// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>
+public static class ErrorReasons
+{
+    private static readonly string[] Codes = [.. Enum.GetValues<ErrorReason>().Select(ToSnake)];
+
+    /// <summary>"FILE_NOT_FOUND" for <see cref="ErrorReason.FileNotFound"/>, and so on.</summary>
+    public static string Code(this ErrorReason reason) => Codes[(int)reason];
+
+    private static string ToSnake(ErrorReason reason)
+    {
+        var name = reason.ToString();
+        var text = new System.Text.StringBuilder(name.Length + 8);
+        for (var i = 0; i < name.Length; i++)
+        {
+            if (i > 0 && char.IsUpper(name[i]))
+            {
+                text.Append('_');
+            }
+
+            text.Append(char.ToUpperInvariant(name[i]));
+        }
+
+        return text.ToString();
+    }
+}

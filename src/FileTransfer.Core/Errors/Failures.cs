@@ -1,0 +1,53 @@
+namespace FileTransfer.Core;
+
+/// <summary>The core's refusals, each with its reason and message written once for every protocol and backend.</summary>
+public static class Failures
+{
+    public static FileTransferException InvalidName(NameRejection rejection) =>
+        new(ErrorReason.InvalidFileName, rejection.Reason);
+
+    public static FileTransferException NotFound(string name) =>
+        new(ErrorReason.FileNotFound, $"There is no file named '{name}'.");
+
+    public static FileTransferException InvalidRange(string message) =>
+        new(ErrorReason.InvalidRange, message);
+
+    public static FileTransferException OffsetPastEnd(long offset, long size) =>
+        new(ErrorReason.OffsetPastEnd, $"The offset {offset} is past the end of the file ({size} bytes).");
+
+    public static FileTransferException InvalidPage(string message) =>
+        new(ErrorReason.InvalidPageRequest, message);
+
+    public static FileTransferException TooLarge(long maxBytes) =>
+        new(ErrorReason.FileTooLarge, $"The file is larger than the limit of {maxBytes} bytes.");
+
+    public static FileTransferException DeclaredTooLarge(long declared, long maxBytes) =>
+        new(ErrorReason.FileTooLarge, $"The file is {declared} bytes; the limit is {maxBytes} bytes.");
+
+    public static FileTransferException StorageFull(Exception? inner = null) =>
+        new(ErrorReason.StorageFull, "The storage volume is full; nothing was stored.", inner);
+
+    public static FileTransferException NotEnoughSpace() =>
+        new(ErrorReason.StorageFull, "There is not enough free space to store the file.");
+
+    public static FileTransferException DigestMismatch() =>
+        new(ErrorReason.DigestMismatch, "The SHA-256 of the received bytes does not match the digest the client announced.");
+
+    public static FileTransferException SizeMismatch(long declared, long received) =>
+        new(ErrorReason.SizeMismatch, $"{received} bytes arrived but {declared} were declared.");
+
+    public static FileTransferException Exists(string name) =>
+        new(ErrorReason.FileExists, $"'{name}' already exists.");
+
+    public static FileTransferException EtagMismatch(string name) =>
+        new(ErrorReason.EtagMismatch, $"'{name}' does not match the ETag the client holds.");
+
+    public static FileTransferException IsFolder(string name) =>
+        new(ErrorReason.NameConflict, $"'{name}' is a folder.");
+
+    public static FileTransferException FolderIsFile(string name) =>
+        new(ErrorReason.NameConflict, $"A folder in '{name}' is a file.");
+
+    public static FileTransferException Unavailable(string message, Exception? inner = null) =>
+        new(ErrorReason.StorageUnavailable, message, inner);
+}

@@ -1,0 +1,86 @@
+using Microsoft.Extensions.Logging;
+
+namespace FileTransfer.Core;
+
+public sealed partial class FileOperations
+{
+    /// <summary>
+    /// Checks what can be checked before any byte arrives (name, declared size against the limit,
+    /// preconditions against the current version) and stages the write in the backend.
+    /// </summary>
+    public async ValueTask<Upload> BeginUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    {
+        var name = FileNames.Validate(request.Name);
+        var maxBytes = Math.Min(options.Value.MaxFileSizeBytes, request.MaxBytes ?? long.MaxValue);
+        if (request.DeclaredLength is { } declared && declared > maxBytes)
+        {
+            throw Failures.DeclaredTooLarge(declared, maxBytes);
+        }
+
+        // Checked again, atomically with the replace, at commit; here so that a client that is bound
+        // to be refused is refused before it sends gigabytes.
+        if (!request.Preconditions.IsNone)
+        {
+            request.Preconditions.Check(name, await backend.StatAsync(name, cancellationToken));
+        }
+
+        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
+        return new Upload(request, staged, maxBytes);
+    }
+
+    /// <summary>
+    /// Verifies the upload's length and digest and makes it the current version of its name, if
+    /// its preconditions still hold. Returns the stored version, its SHA-256, and whether it replaced a file.
+    /// </summary>
+    public async ValueTask<UploadResult> CommitAsync(Upload upload, CancellationToken cancellationToken) =>
+        (await CommitAllAsync([upload], cancellationToken))[0];
+
+    /// <summary>
+    /// Commits several uploads as one: each is verified first, then the backend checks every
+    /// precondition before the first becomes visible, so a failed check stores none of them.
+    /// </summary>
+    public async ValueTask<IReadOnlyList<UploadResult>> CommitAllAsync(IReadOnlyList<Upload> uploads, CancellationToken cancellationToken)
+    {
+        if (uploads.Select(u => u.Name).Distinct(StringComparer.Ordinal).Count() != uploads.Count)
+        {
+            // Checked against the current versions before any becomes visible, a name's second
+            // version would pass a precondition that its first version breaks.
+            throw new ArgumentException("Each name may be committed once per call.", nameof(uploads));
+        }
+
+        var pending = new PendingCommit[uploads.Count];
+        for (var i = 0; i < uploads.Count; i++)
+        {
+            pending[i] = new PendingCommit(uploads[i].Staged, uploads[i].Request.Preconditions, await uploads[i].VerifyAsync(cancellationToken));
+        }
+
+        var committed = await backend.CommitAsync(pending, cancellationToken);
+        var results = new UploadResult[committed.Count];
+        for (var i = 0; i < committed.Count; i++)
+        {
+            var stored = committed[i].Object;
+            LogStored(logger, stored.Name, stored.Size, committed[i].Replaced);
+            results[i] = new UploadResult(Describe(stored), pending[i].Sha256, committed[i].Replaced);
+        }
+
+        return results;
+    }
+
+    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="preconditions"/> hold.</summary>
+    public async ValueTask DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    {
+        FileNames.Validate(name);
+        if (!await backend.DeleteAsync(name, preconditions, cancellationToken))
+        {
+            throw Failures.NotFound(name);
+        }
+
+        LogDeleted(logger, name);
+    }
+
+    [LoggerMessage(EventId = 30, Level = LogLevel.Information, Message = "Stored {Name} ({Size} bytes, replaced: {Replaced})")]
+    private static partial void LogStored(ILogger logger, string name, long size, bool replaced);
+
+    [LoggerMessage(EventId = 31, Level = LogLevel.Information, Message = "Deleted {Name}")]
+    private static partial void LogDeleted(ILogger logger, string name);
+}

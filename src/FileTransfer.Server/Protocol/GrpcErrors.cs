@@ -1,0 +1,57 @@
+using FileTransfer.Core;
+using Google.Protobuf.WellKnownTypes;
+using Google.Rpc;
+using Grpc.Core;
+
+namespace FileTransfer.Server.Protocol;
+
+/// <summary>
+/// The one mapping from the core's <see cref="ErrorReason"/> to gRPC status codes. Each status
+/// carries the core's message (never a server path, an OS message or a stack trace) and a
+/// <c>google.rpc.ErrorInfo</c> detail (domain <see cref="Domain"/>) whose reason is
+/// <see cref="ErrorReasons.Code"/>, the same string REST puts in the problem's <c>reason</c>.
+/// </summary>
+internal static class GrpcErrors
+{
+    public const string Domain = "filetransfer.v1";
+
+    public static StatusCode CodeFor(ErrorReason reason) => reason switch
+    {
+        ErrorReason.InvalidFileName or ErrorReason.InvalidRange or ErrorReason.InvalidUploadStream or ErrorReason.InvalidPageRequest or ErrorReason.InvalidLinkRequest => StatusCode.InvalidArgument,
+        ErrorReason.FileNotFound => StatusCode.NotFound,
+        ErrorReason.OffsetPastEnd => StatusCode.OutOfRange,
+        ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles => StatusCode.ResourceExhausted,
+        ErrorReason.DigestMismatch or ErrorReason.SizeMismatch => StatusCode.DataLoss,
+        ErrorReason.FileExists => StatusCode.AlreadyExists,
+        ErrorReason.EtagMismatch or ErrorReason.NameConflict => StatusCode.FailedPrecondition,
+        ErrorReason.Unauthenticated => StatusCode.Unauthenticated,
+        ErrorReason.PermissionDenied => StatusCode.PermissionDenied,
+        ErrorReason.StorageUnavailable => StatusCode.Unavailable,
+        ErrorReason.UploadIdle => StatusCode.DeadlineExceeded,
+        _ => StatusCode.Internal,
+    };
+
+    /// <summary>The status a core failure means, ready to throw.</summary>
+    public static RpcException From(FileTransferException exception) =>
+        Create(exception.Reason, exception.Reason == ErrorReason.FileExists ? exception.Message + " Set overwrite to replace it." : exception.Message, exception.RetryAfter);
+
+    public static RpcException Create(ErrorReason reason, string message, TimeSpan? retryAfter = null) =>
+        Status(reason, message, retryAfter).ToRpcException();
+
+    /// <summary>A status with an ErrorInfo detail (and RetryInfo when given), as the status proto carries it in <c>grpc-status-details-bin</c>.</summary>
+    public static Google.Rpc.Status Status(ErrorReason reason, string message, TimeSpan? retryAfter = null)
+    {
+        var status = new Google.Rpc.Status
+        {
+            Code = (int)CodeFor(reason),
+            Message = message,
+            Details = { Any.Pack(new ErrorInfo { Reason = reason.Code(), Domain = Domain }) },
+        };
+        if (retryAfter is { } delay)
+        {
+            status.Details.Add(Any.Pack(new RetryInfo { RetryDelay = Duration.FromTimeSpan(delay) }));
+        }
+
+        return status;
+    }
+}

@@ -1,0 +1,79 @@
+using FileTransfer.Core;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.AspNetCore.Mvc.Infrastructure;
+
+namespace FileTransfer.Server.Protocol;
+
+/// <summary>
+/// The one mapping from the core's <see cref="ErrorReason"/> to HTTP: a status code and a problem
+/// title (RFC 9457). Every problem a core failure causes carries the reason as the extension member
+/// <c>reason</c>, the same string gRPC clients read from <c>google.rpc.ErrorInfo</c>.
+/// </summary>
+internal static class HttpErrors
+{
+    /// <summary>The problem details member that holds <see cref="ErrorReasons.Code"/>.</summary>
+    public const string ReasonMember = "reason";
+
+    public static (int Status, string Title) For(ErrorReason reason) => reason switch
+    {
+        ErrorReason.InvalidFileName => (StatusCodes.Status400BadRequest, "Invalid file name"),
+        ErrorReason.InvalidRange => (StatusCodes.Status400BadRequest, "Invalid range"),
+        ErrorReason.InvalidUploadStream => (StatusCodes.Status400BadRequest, "Invalid upload"),
+        ErrorReason.InvalidPageRequest => (StatusCodes.Status400BadRequest, "Invalid listing request"),
+        ErrorReason.FileNotFound => (StatusCodes.Status404NotFound, "File not found"),
+        ErrorReason.OffsetPastEnd => (StatusCodes.Status416RangeNotSatisfiable, "Range not satisfiable"),
+        ErrorReason.FileTooLarge => (StatusCodes.Status413PayloadTooLarge, "File too large"),
+        ErrorReason.StorageFull => (StatusCodes.Status507InsufficientStorage, "Insufficient storage"),
+        ErrorReason.DigestMismatch => (StatusCodes.Status400BadRequest, "Digest mismatch"),
+        ErrorReason.SizeMismatch => (StatusCodes.Status400BadRequest, "Incomplete body"),
+        ErrorReason.FileExists or ErrorReason.EtagMismatch => (StatusCodes.Status412PreconditionFailed, "Precondition failed"),
+        ErrorReason.NameConflict => (StatusCodes.Status409Conflict, "Name conflict"),
+        ErrorReason.Unauthenticated => (StatusCodes.Status401Unauthorized, "Authentication required"),
+        ErrorReason.PermissionDenied => (StatusCodes.Status403Forbidden, "Forbidden"),
+        ErrorReason.RateLimited => (StatusCodes.Status429TooManyRequests, "Too many requests"),
+        ErrorReason.StorageUnavailable => (StatusCodes.Status503ServiceUnavailable, "Storage unavailable"),
+        ErrorReason.UploadIdle => (StatusCodes.Status408RequestTimeout, "Request timeout"),
+        ErrorReason.InvalidLinkRequest => (StatusCodes.Status400BadRequest, "Invalid link request"),
+        ErrorReason.TooManyFiles => (StatusCodes.Status413PayloadTooLarge, "Too many files"),
+        _ => (StatusCodes.Status500InternalServerError, "Request failed"),
+    };
+
+    /// <summary>The problem <paramref name="reason"/> means, for middleware that writes it itself.</summary>
+    public static ProblemDetails Problem(ErrorReason reason, string detail)
+    {
+        var (status, title) = For(reason);
+        return new ProblemDetails
+        {
+            Status = status,
+            Title = title,
+            Detail = detail,
+            Extensions = { [ReasonMember] = reason.Code() },
+        };
+    }
+
+    /// <summary>
+    /// The answer to an MVC request that failed for <paramref name="reason"/>: the problem through the
+    /// app's <see cref="ProblemDetailsFactory"/> (type, traceId, problem+json) with the reason, which is
+    /// also remembered on the request for the transfer log and metrics.
+    /// </summary>
+    public static ObjectResult Result(HttpContext context, ErrorReason reason, string detail)
+    {
+        var (status, title) = For(reason);
+        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(context, status, title, detail: detail);
+        problem.Extensions[ReasonMember] = reason.Code();
+        Remember(context, reason);
+        return new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json", "application/problem+xml" } };
+    }
+
+    /// <inheritdoc cref="Result(HttpContext, ErrorReason, string)"/>
+    public static ObjectResult Problem(this ControllerBase controller, ErrorReason reason, string detail) =>
+        Result(controller.HttpContext, reason, detail);
+
+    /// <summary>The reason a request failed for, kept on the request for the transfer log and metrics.</summary>
+    public static void Remember(HttpContext context, ErrorReason reason) => context.Features.Set(new FailureFeature(reason));
+
+    /// <summary>The reason remembered by <see cref="Remember"/>, or null.</summary>
+    public static ErrorReason? ReasonOf(HttpContext context) => context.Features.Get<FailureFeature>()?.Reason;
+
+    private sealed record FailureFeature(ErrorReason Reason);
+}

@@ -1,0 +1,31 @@
+using FileTransfer.Core;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Net.Http.Headers;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>
+/// A download of one opened version with PhysicalFileResult's HTTP semantics (RFC 9110 13 conditional
+/// requests, 14 ranges; the framework's FileResultExecutorBase decides them), where everything the
+/// semantics look at comes from that one open: size, Last-Modified and ETag describe the version the
+/// core opened, and the bytes are read from it (<see cref="OpenedFileSender"/>), never by opening
+/// the name again. A replace during the download can therefore never mix two versions, nor pair an
+/// old ETag with new bytes. <see cref="PhysicalFileResult.FileName"/> is where the version was
+/// opened on disk (a label for logs; an object store's name where there is no path).
+/// </summary>
+internal sealed class OpenedFileResult : PhysicalFileResult
+{
+    public OpenedFileResult(OpenedFile file)
+        : base(file.PhysicalPath ?? file.Version.Name, file.Version.ContentType)
+    {
+        File = file;
+        LastModified = file.Version.LastModified;
+        EntityTag = EntityTagHeaderValue.Parse(file.Version.ETag);
+        EnableRangeProcessing = true;
+    }
+
+    public OpenedFile File { get; }
+
+    public override Task ExecuteResultAsync(ActionContext context) =>
+        context.HttpContext.RequestServices.GetRequiredService<OpenedFileResultExecutor>().ExecuteAsync(context, this);
+}

@@ -1,0 +1,198 @@
+using System.Collections;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Security;
+
+/// <summary>
+/// Wraps the logger factory so that no log line, whichever component writes it and whichever
+/// provider receives it, carries a signed-link token or an API key: the message, each structured
+/// value, the exception and the scopes pass through <see cref="CredentialRedaction"/> first. The
+/// framework logs full URLs with their query (hosting diagnostics, HTTP logging), and Kestrel puts
+/// the raw request line in its bad-request exceptions; none of them can be told to leave a parameter out.
+/// The development key line (<see cref="DevelopmentKeyFile.LogCategory"/>) is the one deliberate exception.
+/// </summary>
+internal sealed class RedactingLoggerFactory(ILoggerFactory inner) : ILoggerFactory
+{
+    /// <summary>Replaces the registered <see cref="ILoggerFactory"/>; providers added later (tests, operators) are covered too.</summary>
+    public static void Register(IServiceCollection services) =>
+        services.Replace(ServiceDescriptor.Singleton<ILoggerFactory>(provider => new RedactingLoggerFactory(new LoggerFactory(
+            provider.GetServices<ILoggerProvider>(),
+            provider.GetRequiredService<IOptionsMonitor<LoggerFilterOptions>>(),
+            provider.GetService<IOptions<LoggerFactoryOptions>>(),
+            provider.GetService<IExternalScopeProvider>()))));
+
+    public ILogger CreateLogger(string categoryName) =>
+        new RedactingLogger(inner.CreateLogger(categoryName), categoryName == DevelopmentKeyFile.LogCategory);
+
+    public void AddProvider(ILoggerProvider provider) => inner.AddProvider(provider);
+
+    public void Dispose() => inner.Dispose();
+
+    private sealed class RedactingLogger(ILogger inner, bool showsDevelopmentKey) : ILogger
+    {
+        public bool IsEnabled(LogLevel logLevel) => inner.IsEnabled(logLevel);
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull =>
+            inner.BeginScope(RedactedState.Scope(state));
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            if (!inner.IsEnabled(logLevel))
+            {
+                return;
+            }
+
+            // The line that hands the newcomer the development key must show it (Security/Log.cs).
+            if (showsDevelopmentKey && eventId.Id is Security.Log.DevelopmentKeyStoredId or Security.Log.DevelopmentKeyNotStoredId)
+            {
+                inner.Log(logLevel, eventId, state, exception, formatter);
+                return;
+            }
+
+            var message = formatter(state, exception);
+            var redactedMessage = CredentialRedaction.Redact(message);
+            var fields = state as IReadOnlyList<KeyValuePair<string, object?>>;
+            var redactedFields = RedactedState.Fields(fields);
+            var redactedException = RedactedException.From(exception);
+            if (ReferenceEquals(message, redactedMessage) && ReferenceEquals(fields, redactedFields) && ReferenceEquals(exception, redactedException))
+            {
+                // The same state for structured providers, but the message formatted above: formatting
+                // it again in every provider would double the cost of each line (e.g. the per-request
+                // transfer line, benchmarks/RESULTS.md run T5).
+                inner.Log(logLevel, eventId, state, exception, (_, _) => message);
+                return;
+            }
+
+            inner.Log(logLevel, eventId, new RedactedState(redactedMessage, redactedFields ?? []), redactedException, static (s, _) => s.Message);
+        }
+    }
+}
+
+/// <summary>A log state, or scope, with its text and values redacted.</summary>
+internal sealed class RedactedState(string message, IReadOnlyList<KeyValuePair<string, object?>> fields)
+    : IReadOnlyList<KeyValuePair<string, object?>>
+{
+    public string Message => message;
+
+    public int Count => fields.Count;
+
+    public KeyValuePair<string, object?> this[int index] => fields[index];
+
+    public IEnumerator<KeyValuePair<string, object?>> GetEnumerator() => fields.GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+    public override string ToString() => message;
+
+    /// <summary><paramref name="fields"/> with each value redacted, or the same instance when none needed it.</summary>
+    public static IReadOnlyList<KeyValuePair<string, object?>>? Fields(IReadOnlyList<KeyValuePair<string, object?>>? fields)
+    {
+        if (fields is null)
+        {
+            return null;
+        }
+
+        KeyValuePair<string, object?>[]? copy = null;
+        for (var i = 0; i < fields.Count; i++)
+        {
+            var (name, value) = fields[i];
+            var redacted = Value(name, value);
+            if (!ReferenceEquals(redacted, value))
+            {
+                copy ??= [.. fields];
+                copy[i] = new(name, redacted);
+            }
+        }
+
+        return copy ?? fields;
+    }
+
+    /// <summary>
+    /// Scopes are formatted only by the providers that show them, so they are wrapped and redacted
+    /// when read; an enumerable scope stays enumerable for structured providers.
+    /// </summary>
+    public static object Scope(object state) => state switch
+    {
+        IReadOnlyList<KeyValuePair<string, object?>> list => new LazyList(list),
+        _ => new LazyText(state),
+    };
+
+    // A value named after a credential header is masked whole; numbers, dates, GUIDs and enums have
+    // no text a credential could hide in; any other value is redacted as text.
+    private static object? Value(string name, object? value) => value switch
+    {
+        null => null,
+        _ when CredentialRedaction.IsCredentialName(name) => CredentialRedaction.Mask,
+        bool or ValueType and IFormattable => value,
+        string text => CredentialRedaction.Redact(text),
+        IEnumerable items => Changed(string.Join(", ", items.Cast<object?>()), value),
+        _ => Changed(value.ToString() ?? "", value),
+    };
+
+    private static object Changed(string text, object original)
+    {
+        var redacted = CredentialRedaction.Redact(text);
+        return ReferenceEquals(text, redacted) ? original : redacted;
+    }
+
+    private sealed class LazyText(object state)
+    {
+        public override string ToString() => CredentialRedaction.Redact(state.ToString() ?? "");
+    }
+
+    private sealed class LazyList(IReadOnlyList<KeyValuePair<string, object?>> state) : IReadOnlyList<KeyValuePair<string, object?>>
+    {
+        public int Count => state.Count;
+
+        public KeyValuePair<string, object?> this[int index] => new(state[index].Key, Value(state[index].Key, state[index].Value));
+
+        public IEnumerator<KeyValuePair<string, object?>> GetEnumerator()
+        {
+            for (var i = 0; i < state.Count; i++)
+            {
+                yield return this[i];
+            }
+        }
+
+        IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+        public override string ToString() => CredentialRedaction.Redact(state.ToString() ?? "");
+    }
+}
+
+/// <summary>
+/// Stands in for a logged exception whose text held a credential (Kestrel's bad-request messages
+/// quote the request line): same type name, message and stack trace, redacted. The original is not
+/// kept as the inner exception, which providers would print.
+/// </summary>
+internal sealed class RedactedException : Exception
+{
+    private readonly string _text;
+    private readonly string? _stackTrace;
+
+    private RedactedException(Exception original, string text)
+        : base(CredentialRedaction.Redact(original.Message))
+    {
+        _text = text;
+        _stackTrace = original.StackTrace is { } trace ? CredentialRedaction.Redact(trace) : null;
+        HResult = original.HResult;
+    }
+
+    public override string? StackTrace => _stackTrace;
+
+    public static Exception? From(Exception? exception)
+    {
+        if (exception is null)
+        {
+            return null;
+        }
+
+        var text = exception.ToString();
+        var redacted = CredentialRedaction.Redact(text);
+        return ReferenceEquals(text, redacted) ? exception : new RedactedException(exception, redacted);
+    }
+
+    public override string ToString() => _text;
+}

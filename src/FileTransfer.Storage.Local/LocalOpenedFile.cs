@@ -1,0 +1,142 @@
+using System.Runtime.CompilerServices;
+using FileTransfer.Core;
+using Microsoft.Win32.SafeHandles;
+
+namespace FileTransfer.Storage.Local;
+
+/// <summary>
+/// A stored file opened once for reading and described through the open handle. Both download
+/// paths read through it. The handle stays on the version that was opened: a replace is a rename
+/// of a new file over the name and a delete unlinks it, and neither changes the bytes, the size or
+/// the time behind this handle.
+/// </summary>
+internal sealed class LocalOpenedFile : IOpenedObject
+{
+    private readonly SafeFileHandle _handle;
+
+    private LocalOpenedFile(SafeFileHandle handle, StoredObject version, string fullPath)
+    {
+        _handle = handle;
+        Object = version;
+        PhysicalPath = fullPath;
+    }
+
+    public StoredObject Object { get; }
+
+    public string? PhysicalPath { get; }
+
+    /// <summary>
+    /// Opens <paramref name="fullPath"/> and describes it from the handle; null when there is no such
+    /// file (or it is a folder). <paramref name="digest"/> finds the digest kept for that version.
+    /// </summary>
+    public static LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest)
+    {
+        SafeFileHandle handle;
+        try
+        {
+            // Delete and ReadWrite sharing: an upload may rename over the name, or a delete remove it, while we read.
+            handle = File.OpenHandle(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.Asynchronous | FileOptions.SequentialScan);
+        }
+        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException
+                                   || (ex is UnauthorizedAccessException && Directory.Exists(fullPath)))
+        {
+            return null; // missing, or a folder (which the OS refuses to open as a file)
+        }
+
+        try
+        {
+            var length = RandomAccess.GetLength(handle);
+            var lastWrite = File.GetLastWriteTimeUtc(handle);
+            var modified = new DateTimeOffset(lastWrite);
+            var version = new StoredObject(name, length, modified, LocalETags.For(length, modified), digest(name, length, lastWrite));
+            return new LocalOpenedFile(handle, version, fullPath);
+        }
+        catch
+        {
+            handle.Dispose();
+            throw;
+        }
+    }
+
+    public ValueTask<Stream> OpenReadAsync(long offset, long count, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset + count, Object.Size, nameof(count));
+        return ValueTask.FromResult<Stream>(new RangeStream(this, offset, count));
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _handle.Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary>
+    /// A run of the opened file read with positional reads on the shared handle (no buffering of its
+    /// own, no shared file position), so that any number of ranges of one open version can be read at once.
+    /// </summary>
+    private sealed class RangeStream(LocalOpenedFile file, long offset, long count) : Stream
+    {
+        private readonly long _end = offset + count;
+        private long _position = offset;
+
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            var wanted = Wanted(buffer.Length);
+            return wanted == 0 ? 0 : Advance(RandomAccess.Read(file._handle, buffer[..wanted], _position));
+        }
+
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+            ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+        // Pooled: a download calls this once per block, and most reads complete asynchronously.
+        [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            var wanted = Wanted(buffer.Length);
+            return wanted == 0 ? 0 : Advance(await RandomAccess.ReadAsync(file._handle, buffer[..wanted], _position, cancellationToken));
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        private int Wanted(int space) => (int)Math.Min(space, _end - _position);
+
+        // Every write through the server is a new file, so only a file truncated in place behind the
+        // server's back ends early: the transfer cannot then be completed honestly.
+        private int Advance(int read)
+        {
+            if (read == 0)
+            {
+                throw new IOException($"'{file.Object.Name}' ended at byte {_position}, before its size of {file.Object.Size} bytes when it was opened.");
+            }
+
+            _position += read;
+            return read;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+using FileTransfer.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+
+namespace FileTransfer.Storage.Local;
+
+/// <summary>Registers the local-disk backend as the <see cref="IStorageBackend"/>.</summary>
+public static class LocalStorageRegistration
+{
+    /// <summary>The backend, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
+    public static IServiceCollection AddLocalStorage(this IServiceCollection services)
+    {
+        services.AddOptions<LocalStorageOptions>()
+            .BindConfiguration(StorageOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton<LocalRoot>();
+        services.AddSingleton<LocalPaths>();
+        services.AddSingleton<DigestSidecars>();
+        services.AddSingleton<NameLocks>();
+        services.AddSingleton<LocalStorageBackend>();
+        services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<LocalStorageBackend>());
+        services.AddHostedService<StaleUploadSweeper>();
+        return services;
+    }
+}
