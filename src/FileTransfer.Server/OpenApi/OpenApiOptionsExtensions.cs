@@ -10,6 +10,7 @@ internal static class OpenApiOptionsExtensions
         options.AddOperationTransformer<FileOperationTransformer>();
         options.AddDocumentTransformer<OperationsDocumentTransformer>();
         options.AddDocumentTransformer<OpenApiSecurityTransformer>();
+        options.AddDocumentTransformer<ProblemReasonTransformer>();
         options.AddOperationTransformer<OpenApiOperationSecurity>();
         return options;
     }

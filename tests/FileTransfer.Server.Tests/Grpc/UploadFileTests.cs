@@ -75,14 +75,45 @@ public sealed class UploadFileTests : IDisposable
     }
 
     [Fact]
-    public async Task Overwrite_Replaces_An_Existing_File()
+    public async Task Overwrite_Replaces_An_Existing_File_And_Says_So()
     {
         _server.Storage.WriteRandom("replace.bin", 5000);
         var replacement = TestData.RandomBytes(123);
 
-        await GrpcTransfers.UploadAsync(GrpcClients.For(_server), new FileMetadata { FileName = "replace.bin", Overwrite = true }, replacement, Chunk, TestTimeout.Token);
+        var response = await GrpcTransfers.UploadAsync(GrpcClients.For(_server), new FileMetadata { FileName = "replace.bin", Overwrite = true }, replacement, Chunk, TestTimeout.Token);
 
+        Assert.False(response.Created);
         AssertOnly("replace.bin", replacement);
+    }
+
+    [Fact]
+    public async Task A_New_Name_Is_Created_And_Says_So()
+    {
+        var response = await GrpcTransfers.UploadAsync(GrpcClients.For(_server), new FileMetadata { FileName = "new.bin" }, TestData.RandomBytes(10), Chunk, TestTimeout.Token);
+
+        Assert.True(response.Created);
+    }
+
+    [Fact]
+    public async Task If_Match_Replaces_Only_The_Version_The_Client_Holds()
+    {
+        var client = GrpcClients.For(_server);
+        var first = await GrpcTransfers.UploadAsync(client, new FileMetadata { FileName = "held.bin" }, TestData.RandomBytes(1000), Chunk, TestTimeout.Token);
+        var second = TestData.RandomBytes(2000);
+
+        // The ETag the client holds: replaced (no overwrite flag needed), and the response says so.
+        var replaced = await GrpcTransfers.UploadAsync(client, new FileMetadata { FileName = "held.bin", IfMatch = first.Metadata.Etag }, second, Chunk, TestTimeout.Token);
+        // The same, now stale, ETag again: refused, and the second version stays.
+        var stale = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, new FileMetadata { FileName = "held.bin", IfMatch = first.Metadata.Etag, Overwrite = true }, TestData.RandomBytes(3000), Chunk, TestTimeout.Token));
+        // A name that does not exist matches no ETag, not even "*".
+        var missing = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, new FileMetadata { FileName = "absent.bin", IfMatch = "*" }, TestData.RandomBytes(10), Chunk, TestTimeout.Token));
+
+        Assert.False(replaced.Created);
+        Assert.NotEqual(first.Metadata.Etag, replaced.Metadata.Etag);
+        Assert.Equal(StatusCode.FailedPrecondition, stale.StatusCode);
+        Assert.Equal("ETAG_MISMATCH", GrpcAssert.Reason(stale));
+        Assert.Equal(StatusCode.FailedPrecondition, missing.StatusCode);
+        AssertOnly("held.bin", second);
     }
 
     [Fact]

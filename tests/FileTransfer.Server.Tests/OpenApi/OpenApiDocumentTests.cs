@@ -105,6 +105,18 @@ public sealed class OpenApiDocumentTests : IClassFixture<FileTransferFactory>
     }
 
     [Fact]
+    public async Task Problems_Declare_The_Reason_With_Every_Value_The_Server_Sends()
+    {
+        var document = await LoadAsync();
+
+        var reason = document.GetProperty("components").GetProperty("schemas").GetProperty("ProblemDetails").GetProperty("properties").GetProperty("reason");
+        var values = reason.GetProperty("enum").EnumerateArray().Select(v => v.GetString()).ToList();
+        Assert.Contains("FILE_NOT_FOUND", values);
+        Assert.Contains("ETAG_MISMATCH", values);
+        Assert.Equal(Enum.GetValues<FileTransfer.Core.ErrorReason>().Length, values.Distinct().Count());
+    }
+
+    [Fact]
     public async Task Health_And_Metrics_Are_Described_And_No_Framework_Types_Leak_Into_Schemas()
     {
         var document = await LoadAsync();
