@@ -28,13 +28,16 @@ internal sealed partial class LocalStorageBackend
         var tempPath = Path.Join(folder, $"{TempFilePrefix}{Guid.NewGuid():N}.tmp");
         try
         {
+            // A declared size that cannot fit fails now, not after gigabytes. It reserves nothing: a
+            // reservation would let one idle client that declares most of the volume make every
+            // other upload fail for as long as it stays open. A disk that fills up while the bytes
+            // stream fails that upload alone (ENOSPC), leaving nothing behind.
             if (declaredLength is { } declared && declared > new DriveInfo(folder).AvailableFreeSpace)
             {
                 throw Failures.NotEnoughSpace();
             }
 
-            // Reserving the declared size up front makes a full disk fail now, not after gigabytes.
-            var file = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, declaredLength ?? 0);
+            var file = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None);
             _inProgress[tempPath] = 0;
             return ValueTask.FromResult<IStagedObject>(new LocalStagedFile(this, name, targetPath, tempPath, file, created));
         }

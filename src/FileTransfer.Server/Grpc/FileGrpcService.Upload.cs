@@ -16,7 +16,20 @@ internal sealed partial class FileGrpcService
     [Operation(FileOperation.Write)]
     public override async Task<UploadFileResponse> UploadFile(IAsyncStreamReader<UploadFileRequest> requestStream, ServerCallContext context)
     {
-        var cancellationToken = context.CancellationToken;
+        using var pace = new UploadPace(kestrel.Value.Limits.MinRequestBodyDataRate, context.CancellationToken);
+        try
+        {
+            return await ReceiveAsync(requestStream, context, pace);
+        }
+        catch (OperationCanceledException) when (pace.TooSlow)
+        {
+            throw pace.Refusal();
+        }
+    }
+
+    private async Task<UploadFileResponse> ReceiveAsync(IAsyncStreamReader<UploadFileRequest> requestStream, ServerCallContext context, UploadPace pace)
+    {
+        var cancellationToken = pace.Token;
         if (!await requestStream.MoveNext(cancellationToken))
         {
             throw InvalidStream("The upload stream is empty: send a metadata message, then the chunks.");
@@ -37,6 +50,7 @@ internal sealed partial class FileGrpcService
                 throw InvalidStream("Only chunk messages may follow the metadata message.");
             }
 
+            pace.Add(message.Chunk.Length);
             await upload.AppendAsync(message.Chunk.Memory, cancellationToken);
             // The upload has copied or written the bytes: the chunk's pooled array can serve the next message.
             message.ReturnChunk();

@@ -2,6 +2,7 @@ using FileTransfer.Core;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Security;
 using Grpc.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Grpc;
@@ -17,6 +18,7 @@ namespace FileTransfer.Server.Grpc;
 internal sealed partial class FileGrpcService(
     FileOperations files,
     IOptions<GrpcTransferOptions> options,
+    IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase
 {
     [Operation(FileOperation.Read)]

@@ -23,6 +23,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseStatusCodePages();
         app.UseTransferDiagnostics();
         app.UseProblemsForEmptyFileErrors();
+        EncodedSeparators.Use(app);
 
         app.UseFileTransferSecurity();
 

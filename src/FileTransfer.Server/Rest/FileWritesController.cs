@@ -19,7 +19,7 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
     /// the bytes verified before commit, <c>If-None-Match: *</c> to never replace, <c>If-Match</c>
     /// to replace only the version you hold.
     /// </summary>
-    /// <param name="path">Name relative to the storage root, '/' separated; folders are created.</param>
+    /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file); folders are created.</param>
     [HttpPut("{**path}")]
     [HttpPost("{**path}")]
     [Operation(FileOperation.Write)]
@@ -54,7 +54,7 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
     }
 
     /// <summary>Deletes the file <paramref name="path"/>. Honours <c>If-Match</c>.</summary>
-    /// <param name="path">Name relative to the storage root, '/' separated.</param>
+    /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
     [HttpDelete("{**path}")]
     [Operation(FileOperation.Delete)]
     [ProducesResponseType(StatusCodes.Status204NoContent)]

@@ -40,7 +40,7 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
     /// is being replaced. Carries <c>Repr-Digest: sha-256=:base64:</c> (RFC 9530). Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
     /// <c>If-None-Match</c>/<c>If-Modified-Since</c> (304) and <c>If-Match</c>/<c>If-Unmodified-Since</c> (412).
     /// </summary>
-    /// <param name="path">Name relative to the storage root, '/' separated.</param>
+    /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
     [HttpGet("{**path}")]
     [HttpHead("{**path}")]
     [Operation(FileOperation.Read)]
