@@ -8,8 +8,10 @@ namespace FileTransfer.Storage.Local;
 /// Walks the client-visible files under the root in name order (<see cref="NameOrder"/>), one page
 /// at a time. Each folder is read on its own and sorted, with folders keyed as "name/" so that the
 /// walk order equals the order of full names ('/' sorts like any other character); subtrees outside the prefix, or wholly before
-/// the cursor, are never opened. Bounded: folder links are followed only inside the root and
-/// never into a folder already on the path (a loop), names past the length limit are not
+/// the cursor, are never opened. Bounded: each real folder is visited once, because folder links
+/// are not followed (a folder reached through a link is listed under its real name; a request
+/// through the link still reaches its files): a handful of sibling links would otherwise list every
+/// file once per path through them, combinatorially many. Names past the length limit are not
 /// descended into, and one page examines at most <see cref="MaxEntriesPerPage"/> entries before
 /// it returns what it has with a cursor. The request's cancellation is checked at every entry.
 /// </summary>
@@ -102,10 +104,10 @@ internal sealed class FileTreeWalk
             return;
         }
 
-        if (MayHoldMatches(key))
+        if (!entry.IsLink && MayHoldMatches(key))
         {
             var canonical = CanonicalOf(entry, fullPath, canonicalFolder);
-            // A folder already on the path is a loop ("loop/a -> ."); one outside the root is not ours.
+            // A folder already on the path (a bind mount of an ancestor) is a loop; one outside the root is not ours.
             if (canonical is not null && IsInsideRoot(canonical) && ancestors.Add(canonical))
             {
                 Visit(fullPath, canonical, key, ancestors);
