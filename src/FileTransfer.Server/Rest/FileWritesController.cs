@@ -40,7 +40,7 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
         }
 
         var aborted = HttpContext.RequestAborted;
-        await using var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, path ?? "", rawBody: true), aborted);
+        await using var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
         await upload.CopyFromAsync(Request.Body, aborted);
         var result = await files.CommitAsync(upload, aborted);

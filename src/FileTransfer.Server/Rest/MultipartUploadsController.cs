@@ -50,7 +50,13 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
 
         var limits = options.Value;
         RestUploads.AllowBodyOf(HttpContext, limits.MaxFileSizeBytes);
-        var reader = new MultipartReader(boundary, Request.Body);
+
+        // The request's own digest covers the whole multipart body (RFC 9530 3): it is checked
+        // against every byte of the body before anything is committed. A part's digest is in the
+        // part's headers.
+        var bodyDigest = RestUploads.ExpectedSha256(HttpContext, Request.Headers);
+        using var body = new HashingStream(Request.Body);
+        var reader = new MultipartReader(boundary, body);
         var staged = new List<Upload>();
         var aborted = HttpContext.RequestAborted;
         try
@@ -79,7 +85,7 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
                     return this.Problem(ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
                 }
 
-                var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, name, rawBody: false), aborted);
+                var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? []), aborted);
                 staged.Add(upload);
                 await upload.CopyFromAsync(section.Body, aborted);
 
@@ -90,6 +96,11 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
             if (staged.Count == 0)
             {
                 return this.Problem(ErrorReason.InvalidUploadStream, "The form carries no file part.");
+            }
+
+            if (bodyDigest is not null && !await body.HasSha256Async(bodyDigest, aborted))
+            {
+                return this.Problem(ErrorReason.DigestMismatch, "The SHA-256 of the request body does not match its Content-Digest; nothing was stored.");
             }
 
             // All or nothing: a precondition that fails for one part stores none of them.

@@ -12,13 +12,34 @@ namespace FileTransfer.Server.Rest;
 /// </summary>
 internal static class RestUploads
 {
-    /// <summary>The upload the request asks for, or throws the core refusal of its headers before any byte is read.</summary>
-    public static UploadRequest Describe(HttpRequest request, string name, bool rawBody)
+    /// <summary>
+    /// The upload the request asks for, or throws the core refusal of its headers before any byte is
+    /// read. <paramref name="digestHeaders"/> hold the <c>Content-Digest</c> / <c>Repr-Digest</c> that
+    /// cover exactly these bytes: the request's for a raw body, a part's own for a multipart part
+    /// (RFC 9530 3: a request's digest covers the whole multipart body, not each part).
+    /// </summary>
+    public static UploadRequest Describe(HttpRequest request, string name, long? declaredLength, IDictionary<string, StringValues> digestHeaders)
+    {
+        var described = new UploadRequest(name)
+        {
+            DeclaredLength = declaredLength,
+            ExpectedSha256 = ExpectedSha256(request.HttpContext, digestHeaders),
+            Preconditions = PreconditionsOf(request),
+        };
+        return UploadGrant.Apply(request.HttpContext.User, described);
+    }
+
+    /// <summary>
+    /// The SHA-256 that <c>Content-Digest</c> and <c>Repr-Digest</c> in <paramref name="headers"/>
+    /// announce, or null when neither is sent. A malformed one, or two that disagree, are refused
+    /// (and the response asks for sha-256, RFC 9530 4).
+    /// </summary>
+    public static byte[]? ExpectedSha256(HttpContext context, IDictionary<string, StringValues> headers)
     {
         byte[]? expected = null;
         foreach (var header in new[] { ContentDigest.ContentDigestHeader, ContentDigest.ReprDigestHeader })
         {
-            var field = request.Headers[header].ToString();
+            var field = headers.TryGetValue(header, out var values) ? values.ToString() : "";
             if (field.Length == 0)
             {
                 continue;
@@ -26,7 +47,7 @@ internal static class RestUploads
 
             if (!ContentDigest.TryParseSha256(field, out var sha256, out var error))
             {
-                request.HttpContext.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
+                context.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
                 throw new FileTransferException(ErrorReason.InvalidUploadStream, $"Invalid {header}: {error}");
             }
 
@@ -38,13 +59,7 @@ internal static class RestUploads
             expected = sha256;
         }
 
-        var described = new UploadRequest(name)
-        {
-            DeclaredLength = rawBody ? request.ContentLength : null,
-            ExpectedSha256 = expected,
-            Preconditions = PreconditionsOf(request),
-        };
-        return UploadGrant.Apply(request.HttpContext.User, described);
+        return expected;
     }
 
     /// <summary>If-None-Match: * and If-Match (RFC 9110 13.1.1, 13.1.2) as the core's protocol-neutral conditions.</summary>
