@@ -135,6 +135,24 @@ public sealed class FileOperationTests : IDisposable
     }
 
     [Fact]
+    public async Task If_Match_Star_Means_Any_Existing_Version_As_In_Http()
+    {
+        _server.Storage.WriteRandom("any.bin", 10);
+        var client = GrpcClients.For(_server);
+
+        // DeleteFile: "*" deletes whatever version exists; a file that is gone is NOT_FOUND, since
+        // without the condition the answer would not have been a success either (RFC 9110 13.2.1).
+        await client.DeleteFileAsync(new DeleteFileRequest { FileName = "any.bin", IfMatch = "*" }, cancellationToken: TestTimeout.Token);
+        var gone = await Assert.ThrowsAsync<RpcException>(async () => await client.DeleteFileAsync(new DeleteFileRequest { FileName = "any.bin", IfMatch = "*" }, cancellationToken: TestTimeout.Token));
+        // UploadFile: "*" replaces only a file that exists.
+        var absent = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(client, new FileMetadata { FileName = "any.bin", IfMatch = "*" }, [1], 1024, TestTimeout.Token));
+
+        Assert.Equal(StatusCode.NotFound, gone.StatusCode);
+        Assert.Equal("ETAG_MISMATCH", GrpcAssert.Reason(absent));
+        Assert.Empty(_server.Storage.VisibleFiles());
+    }
+
+    [Fact]
     public async Task DeleteFile_With_An_Old_ETag_Is_Failed_Precondition_And_Deletes_Nothing()
     {
         var source = _server.Storage.WriteRandom("held.bin", 10);
