@@ -108,10 +108,24 @@ fail() {
   exit 1
 }
 
+# The ceph command, bounded. A refusal with EPERM is tried again: with authentication off, a client
+# can send its first command before its monitor client has the cluster's monmap, so with a zero fsid,
+# and the monitor refuses it ("wrong fsid"). Its first monitor client (the one that fetches the
+# config) already put the monitor's address into the process, so the second one starts from an
+# address-only monmap without the configured fsid (Ceph 16, MonMap::build_initial).
 ceph_cli() {
-  local dir=$1
+  local dir=$1 attempt status
   shift
-  timeout $((mon_timeout + 10)) ceph -c "$dir/ceph.conf" --connect-timeout "$mon_timeout" "$@"
+  for attempt in 1 2 3 4 5; do
+    status=0
+    timeout $((mon_timeout + 10)) ceph -c "$dir/ceph.conf" --connect-timeout "$mon_timeout" "$@" 2>"$dir/log/ceph-cli.err" || status=$?
+    if ((status == 0)); then return 0; fi
+    if ! grep -q EPERM "$dir/log/ceph-cli.err"; then break; fi
+    echo "ceph-rgw: 'ceph $*' refused with EPERM (attempt $attempt), trying again" >>"$dir/log/ceph-cli.retries"
+    sleep 0.2
+  done
+  cat "$dir/log/ceph-cli.err" >&2
+  return "$status"
 }
 
 # Stops every daemon of the cluster (and its --owner watcher) with SIGTERM, one after the other:
@@ -196,9 +210,9 @@ memstore device bytes = $memstore_bytes
 osd journal = $dir/osd/\$id/journal
 # The script places the OSD in CRUSH itself (weight 1; memstore's size-derived weight rounds to 0).
 osd crush update on start = false
-# No device class either: the OSD's own "osd crush set-device-class" at boot can leave before its
-# monitor client has the monmap, with a zero fsid; the monitor refuses it ("wrong fsid") and the OSD
-# exits. Seen in about one start of three.
+# No device class either: the OSD's own "osd crush set-device-class" at boot can leave with a zero
+# fsid (see ceph_cli in the script); the monitor refuses it ("wrong fsid") and the OSD exits. Seen in
+# about one start of three. So the OSD sends no command at boot.
 osd class update on start = false
 
 [client]
@@ -254,8 +268,7 @@ start() {
 
   # OSD: registered with the monitor, formatted, placed in CRUSH under root=default, started.
   local osd_id
-  if ! osd_id=$(ceph_cli "$dir" osd create "$osd_uuid" 2>"$dir/log/cli.err"); then
-    cat "$dir/log/cli.err" >&2
+  if ! osd_id=$(ceph_cli "$dir" osd create "$osd_uuid"); then
     fail "$dir" mon "$dir/log/mon.a.log" "the monitor did not answer within ${mon_timeout} s (port $mon_port)"
   fi
   [[ $osd_id == 0 ]] || fail "$dir" mon "$dir/log/mon.a.log" "expected OSD id 0, the monitor gave '$osd_id'"
