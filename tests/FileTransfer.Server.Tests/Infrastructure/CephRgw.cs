@@ -79,10 +79,10 @@ public sealed class CephRgw
             throw new InvalidOperationException($"scripts/ceph-rgw.sh start exited {exitCode} (run 'scripts/ceph-rgw.sh install' if Ceph is missing):\n{output}");
         }
 
-        var values = output.Split('\n')
+        // DIR/env: the three FT_S3_* lines, as test.sh reads them.
+        var values = (await File.ReadAllLinesAsync(Path.Combine(folder, "env")))
             .Select(line => line.Split('=', 2))
-            .Where(pair => pair.Length == 2)
-            .ToDictionary(pair => pair[0], pair => pair[1].Trim());
+            .ToDictionary(pair => pair[0], pair => pair[1]);
         return new CephRgw(new Uri(values[ServiceUrlVariable]), values[AccessKeyVariable], values[SecretKeyVariable]);
     }
 
