@@ -4,7 +4,8 @@
 # independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
 # python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
 # @grpc/proto-loader (`npm ci` in tests/interop/node, from its committed package-lock.json), and
-# Debian's chromium for the Swagger UI test.
+# Debian's chromium for the Swagger UI test, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
+# that scripts/ceph-rgw.sh starts for the S3 tests.
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,10 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 # Headless Chromium for the Swagger UI test (what a person sees in the browser).
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# A single-node Ceph RADOS Gateway, the real S3 engine of the S3 tests (what scripts/ceph-rgw.sh install does).
+command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
+command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
+command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
 
 if ((${#missing[@]} > 0)); then
   sudo=""

@@ -17,12 +17,33 @@ if ! dotnet build FileTransfer.sln -c Release; then
   exit 1
 fi
 
+# One Ceph RADOS Gateway for the S3 tests (they read FT_S3_*), stopped when the tests are done and, on
+# any other way out, by the trap; --owner stops it even if this script is killed outright. An engine
+# that does not come up fails the run like a failed install, instead of the S3 tests being skipped.
+ceph_dir=$(mktemp -d /tmp/filetransfer-ceph.XXXXXX)
+trap 'bash scripts/ceph-rgw.sh stop "$ceph_dir"' EXIT
+if ! bash scripts/ceph-rgw.sh start "$ceph_dir" --owner $$; then
+  rm -rf artifacts/ceph-rgw-log && mkdir -p artifacts && cp -r "$ceph_dir/log" artifacts/ceph-rgw-log
+  echo "could not start Ceph RGW (scripts/ceph-rgw.sh start): no test ran; the engine counts as the one failed check"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+set -a
+# shellcheck source=/dev/null
+source "$ceph_dir/env"
+set +a
+
 results="artifacts/test-results"
 rm -rf "$results"
 dotnet test FileTransfer.sln -c Release --no-build \
   --logger "trx;LogFilePrefix=results" --logger "console;verbosity=normal" \
   --results-directory "$results"
 status=$?
+
+# The engine's logs stay with the results (artifacts/ceph-rgw-log) for a failed S3 test.
+rm -rf artifacts/ceph-rgw-log && mkdir -p artifacts && cp -r "$ceph_dir/log" artifacts/ceph-rgw-log
+bash scripts/ceph-rgw.sh stop "$ceph_dir"
+trap - EXIT
 
 # The benchmark harness once in smoke mode (tiny files, one run, no timing assertions), so that it
 # cannot rot: every case must complete with the right bytes against our server and nginx.
