@@ -102,7 +102,7 @@ public abstract partial class StorageBackendContract
     [Fact]
     public async Task Two_Writers_Committing_With_IfMatch_Of_The_Same_ETag_Exactly_One_Wins()
     {
-        for (var round = 0; round < 10; round++)
+        for (var round = 0; round < 25; round++)
         {
             var v1 = await StoreAsync("duel/file.bin", TestBytes.Random(1000));
             var sources = new[] { TestBytes.Random(1000), TestBytes.Random(1000) };
@@ -123,7 +123,7 @@ public abstract partial class StorageBackendContract
     [Fact]
     public async Task Two_Writers_Of_A_New_Name_With_MustNotExist_Exactly_One_Wins()
     {
-        for (var round = 0; round < 10; round++)
+        for (var round = 0; round < 25; round++)
         {
             var name = $"duel/new-{round}.bin";
             var sources = new[] { TestBytes.Random(1000), TestBytes.Random(1000) };

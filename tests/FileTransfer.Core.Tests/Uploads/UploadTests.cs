@@ -199,7 +199,11 @@ public sealed class UploadTests
         await first.AppendAsync(new byte[] { 1 }, Token);
         await second.AppendAsync(new byte[] { 2 }, Token);
 
+        var calls = _backend.Calls;
+
         await Assert.ThrowsAsync<ArgumentException>(async () => await files.CommitAllAsync([first, other, second], Token));
+
+        Assert.Equal(calls, _backend.Calls); // refused by the core, not left to the backend
 
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("twice.bin", Token));
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("other.bin", Token));
