@@ -187,12 +187,17 @@ public abstract partial class StorageBackendContract
     }
 
     [Fact]
-    public async Task Delete_Of_A_Missing_Name_Is_False()
+    public async Task Delete_Of_A_Missing_Name_Is_False_Whatever_Its_Preconditions()
     {
         await StoreAsync("del/other.bin", [1]);
 
         Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.None, Token));
         Assert.False(await Backend.DeleteAsync("del", Preconditions.None, Token));
+
+        // RFC 9110 13.2.1: a request that would fail without its conditions (404) ignores them.
+        Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches("\"any\""), Token));
+        Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches(EntityTags.Any), Token));
+        Assert.False(await Backend.DeleteAsync("del/missing.bin", new Preconditions(MustNotExist: true), Token));
         Assert.Equal(["del/other.bin"], await ListNamesAsync(""));
     }
 
