@@ -128,7 +128,7 @@ internal sealed class FileTreeWalk
 
         if (IsVisible(entry, fullPath, canonicalFolder) is { } file)
         {
-            if (_found.Count >= _pageSize || _nameBytes >= _maxNameBytes)
+            if (_found.Count >= _pageSize || (_found.Count > 0 && _nameBytes + Encoding.UTF8.GetByteCount(name) > _maxNameBytes))
             {
                 // One more visible file exists: the page is full and a next page is worth asking for.
                 _stopped = true;

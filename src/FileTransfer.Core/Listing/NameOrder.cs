@@ -35,5 +35,5 @@ public sealed class NameOrder : IComparer<string>
     int IComparer<string>.Compare(string? x, string? y) =>
         x is null || y is null ? string.CompareOrdinal(x, y) : Compare(x, y);
 
-    private static int Weight(char c) => char.IsSurrogate(c) ? c + 0x2000 : c;
+    private static int Weight(char c) => c < 0xD800 ? c : char.IsSurrogate(c) ? c + 0x2000 : c - 0x800;
 }

@@ -1,0 +1,47 @@
+namespace FileTransfer.Core.Tests.Diagnostics;
+
+/// <summary>How a failed transfer counts in the metrics: the same for both protocols, for every reason.</summary>
+public sealed class TransferOutcomeTests
+{
+    private static readonly Dictionary<ErrorReason, string> Expected = new()
+    {
+        [ErrorReason.InvalidFileName] = TransferOutcome.Rejected,
+        [ErrorReason.InvalidRange] = TransferOutcome.Rejected,
+        [ErrorReason.InvalidUploadStream] = TransferOutcome.Rejected,
+        [ErrorReason.InvalidPageRequest] = TransferOutcome.Rejected,
+        [ErrorReason.FileNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.OffsetPastEnd] = TransferOutcome.Rejected,
+        [ErrorReason.FileTooLarge] = TransferOutcome.Rejected,
+        [ErrorReason.StorageFull] = TransferOutcome.Failed,
+        [ErrorReason.DigestMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.SizeMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.FileExists] = TransferOutcome.Rejected,
+        [ErrorReason.EtagMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.NameConflict] = TransferOutcome.Rejected,
+        [ErrorReason.Unauthenticated] = TransferOutcome.Rejected,
+        [ErrorReason.PermissionDenied] = TransferOutcome.Rejected,
+        [ErrorReason.RateLimited] = TransferOutcome.Rejected,
+        [ErrorReason.StorageUnavailable] = TransferOutcome.Failed,
+        [ErrorReason.UploadIdle] = TransferOutcome.Aborted,
+        [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
+        [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
+    };
+
+    public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
+
+    [Theory]
+    [MemberData(nameof(Reasons))]
+    public void Every_Reason_Counts_As_Its_Outcome(ErrorReason reason)
+    {
+        Assert.True(Expected.TryGetValue(reason, out var outcome), $"{reason} has no agreed outcome: add it here.");
+        Assert.Equal(outcome, TransferOutcome.Of(reason));
+    }
+
+    [Fact]
+    public void Outcomes_Are_The_Metric_Tags_Dashboards_Use()
+    {
+        Assert.Equal(
+            ["aborted", "failed", "not_modified", "rejected", "success"],
+            new[] { TransferOutcome.Success, TransferOutcome.NotModified, TransferOutcome.Rejected, TransferOutcome.Aborted, TransferOutcome.Failed }.Order(StringComparer.Ordinal));
+    }
+}
