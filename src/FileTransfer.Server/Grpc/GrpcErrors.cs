@@ -65,6 +65,7 @@ internal static class GrpcErrors
         public const string InvalidRange = "INVALID_RANGE";
         public const string InvalidUploadStream = "INVALID_UPLOAD_STREAM";
         public const string InvalidPageRequest = "INVALID_PAGE_REQUEST";
+        public const string MalformedMessage = "MALFORMED_MESSAGE";
         public const string FileNotFound = "FILE_NOT_FOUND";
         public const string OffsetPastEnd = "OFFSET_PAST_END";
         public const string FileTooLarge = "FILE_TOO_LARGE";

@@ -23,6 +23,7 @@ internal static class GrpcRegistration
             .BindConfiguration(GrpcTransferOptions.SectionName)
             .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<MalformedMessageInterceptor>();
         services.AddSingleton<CoreErrorInterceptor>();
         services.AddSingleton<GrpcTransferObserver>();
         // Unknown services fall through to routing (HTTP 404, which gRPC clients report as
@@ -32,7 +33,9 @@ internal static class GrpcRegistration
             .AddServiceOptions<FileGrpcService>(options =>
             {
                 options.MaxReceiveMessageSize = MaxReceiveMessageBytes;
-                // Outermost first: the observer sees the status the error interceptor mapped.
+                // Outermost first: a message that did not parse is refused before anything else runs;
+                // the observer sees the status the error interceptor mapped.
+                options.Interceptors.Add<MalformedMessageInterceptor>();
                 options.Interceptors.Add<GrpcTransferObserver>();
                 options.Interceptors.Add<CoreErrorInterceptor>();
             });
