@@ -58,4 +58,8 @@ internal static partial class Log
 
     [LoggerMessage(EventId = 10, Level = LogLevel.Debug, Message = "Connection {ConnectionId} from {RemoteEndPoint} ended before its first byte: {Reason}")]
     public static partial void GoneBeforeFirstByte(ILogger logger, string connectionId, EndPoint? remoteEndPoint, string reason);
+
+    [LoggerMessage(EventId = 11, Level = LogLevel.Warning,
+        Message = "{Suppressed} more log entries {EventName} ({Category} event {EventId}) were left out: at most one is written every {IntervalSeconds} s, a client can repeat it at will")]
+    public static partial void RepeatedEventsLeftOut(ILogger logger, long suppressed, string category, int eventId, string eventName, double intervalSeconds);
 }

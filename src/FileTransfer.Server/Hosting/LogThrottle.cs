@@ -25,4 +25,7 @@ internal sealed class LogThrottle(TimeSpan interval)
         suppressed = 0;
         return false;
     }
+
+    /// <summary>How many were not logged since the last report, and starts counting afresh.</summary>
+    public long TakeSuppressed() => Interlocked.Exchange(ref _suppressed, 0);
 }
