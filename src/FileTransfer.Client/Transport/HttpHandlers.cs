@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Sockets;
 
 namespace FileTransfer.Client.Transport;
 
@@ -18,7 +19,29 @@ internal static class HttpHandlers
         KeepAlivePingPolicy = HttpKeepAlivePingPolicy.WithActiveRequests,
         ConnectTimeout = TimeSpan.FromSeconds(30),
         AutomaticDecompression = DecompressionMethods.None,
+        // Uploads send "Expect: 100-continue" (RFC 9110 10.1.1): the body waits for the server's
+        // go-ahead, which Kestrel sends when the application starts reading it, or for its refusal.
+        // A server or proxy that ignores the expectation costs each upload this wait; a refusal that
+        // comes later is still read (PeerLossStream).
+        Expect100ContinueTimeout = TimeSpan.FromSeconds(2),
+        ConnectCallback = ConnectAsync,
     };
+
+    /// <summary>The default connection (TCP, no Nagle delay) under a <see cref="PeerLossStream"/>.</summary>
+    private static async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken cancellationToken)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
+            return new PeerLossStream(new NetworkStream(socket, ownsSocket: true));
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
 
     /// <summary>A client for transfers of any size: stalls are detected per read, never by a total timeout.</summary>
     public static HttpClient CreateClient() => new(Create(), disposeHandler: true) { Timeout = Timeout.InfiniteTimeSpan };
