@@ -1,5 +1,7 @@
 using System.CommandLine;
 using System.Net;
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
 using FileTransfer.Client;
 
 namespace FileTransfer.Cli;
@@ -44,13 +46,27 @@ internal sealed class GlobalOptions
         Recursive = true,
     };
 
+    public Option<FileInfo?> CaCert { get; } = new("--cacert")
+    {
+        Description = "https://: trust the server's certificate only if it chains to a certificate in this PEM file (a CA, or a self-signed " +
+            "server certificate itself), instead of the system's trusted roots",
+        HelpName = "FILE",
+        Recursive = true,
+    };
+
+    public Option<bool> Insecure { get; } = new("--insecure", "-k")
+    {
+        Description = "https://: accept any server certificate, like curl -k. Still encrypted, but anyone in between can pose as the server and read the API key",
+        Recursive = true,
+    };
+
     public Option<bool> Quiet { get; } = new("--quiet", "-q")
     {
         Description = "No progress and no notes; only errors",
         Recursive = true,
     };
 
-    public IEnumerable<Option> All => [Server, Protocol, Http, ApiKey, Quiet];
+    public IEnumerable<Option> All => [Server, Protocol, Http, ApiKey, CaCert, Insecure, Quiet];
 
     public ClientSettings Read(ParseResult parse)
     {
@@ -64,16 +80,44 @@ internal sealed class GlobalOptions
             "1.1" => HttpVersion.Version11,
             _ => null,
         };
+        var insecure = parse.GetValue(Insecure);
+        var caCert = parse.GetValue(CaCert);
+        if (insecure && caCert is not null)
+        {
+            throw new CliException(ExitCodes.Usage, "--insecure and --cacert cannot be used together: --insecure trusts any certificate.");
+        }
+
         return new ClientSettings(
             string.IsNullOrEmpty(text) ? null : ParseServer(text),
             protocol,
             http,
             string.IsNullOrEmpty(apiKey) ? null : apiKey,
-            parse.GetValue(Quiet));
+            parse.GetValue(Quiet))
+        {
+            AcceptAnyServerCertificate = insecure,
+            TrustedCertificates = caCert is null ? null : ReadCertificates(caCert),
+        };
     }
 
     private static Uri ParseServer(string text) =>
         Uri.TryCreate(text, UriKind.Absolute, out var url) && (url.Scheme == Uri.UriSchemeHttp || url.Scheme == Uri.UriSchemeHttps)
             ? url
             : throw new CliException(ExitCodes.Usage, $"The server must be an http:// or https:// URL, not '{text}'.");
+
+    private static X509Certificate2Collection ReadCertificates(FileInfo file)
+    {
+        var certificates = new X509Certificate2Collection();
+        try
+        {
+            certificates.ImportFromPemFile(file.FullName);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or CryptographicException)
+        {
+            throw new CliException(ExitCodes.Usage, $"--cacert: cannot read certificates from '{file.FullName}': {e.Message}");
+        }
+
+        return certificates.Count > 0
+            ? certificates
+            : throw new CliException(ExitCodes.Usage, $"--cacert: '{file.FullName}' holds no PEM certificate (-----BEGIN CERTIFICATE-----).");
+    }
 }

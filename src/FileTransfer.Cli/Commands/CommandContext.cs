@@ -70,7 +70,19 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
     private static string Hint(FileTransferException e) => e.Kind switch
     {
         FileTransferErrorKind.Unauthenticated => $" Pass --api-key KEY, set ${GlobalOptions.ApiKeyVariable}, or use a valid signed link.",
+        FileTransferErrorKind.ConnectionLost when IsCertificateRefusal(e) =>
+            " To trust the server's own certificate (self-signed) or its CA, pass --cacert FILE.pem; to accept any, --insecure.",
         FileTransferErrorKind.RateLimited when e.RetryAfter is { } delay => $" Retry after {Math.Ceiling(delay.TotalSeconds)} s.",
         _ => string.Empty,
+    };
+
+    // The TLS handshake failed: SslStream's AuthenticationException, under REST's HttpRequestException
+    // or under the RpcException's debug exception for gRPC.
+    private static bool IsCertificateRefusal(Exception? e) => e switch
+    {
+        null => false,
+        System.Security.Authentication.AuthenticationException => true,
+        Grpc.Core.RpcException { Status.DebugException: { } debug } => IsCertificateRefusal(debug),
+        _ => IsCertificateRefusal(e.InnerException),
     };
 }
