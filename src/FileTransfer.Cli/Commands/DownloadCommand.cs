@@ -14,6 +14,13 @@ internal static class DownloadCommand
             Description = "Where to write the file (default: its name in the current folder; an existing folder keeps the name)",
         };
         var command = new Command("download", "Download a file; resumes PATH.part, verifies the SHA-256 the server announces") { name, output };
+        command.Validators.Add(result =>
+        {
+            if (NameError(result.GetValue(name) ?? string.Empty) is { } error)
+            {
+                result.AddError(error);
+            }
+        });
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var remote = context.Parse.GetValue(name)!;
@@ -52,6 +59,13 @@ internal static class DownloadCommand
         }));
         return command;
     }
+
+    // A download needs a file's name: the local file is named after its last segment.
+    private static string? NameError(string remote) =>
+        remote.Length == 0 ? "The file name is empty: download takes the name of a file on the server, e.g. videos/big.bin."
+        : FileTransferClient.GetFileName(remote).Length == 0
+            ? $"'{remote}' names a folder, not a file: download takes a file's name (filetransfer ls {remote} lists the files in it)."
+        : null;
 
     private static string OutputPath(string? requested, string fileName)
     {
