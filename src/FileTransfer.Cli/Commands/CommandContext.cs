@@ -15,6 +15,12 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
 
     public ITransferProgress Progress => ITransferProgress.For(Console, Settings.Quiet);
 
+    /// <summary>
+    /// What Ctrl+C leaves behind, said after "interrupted": set by the command to what is true of
+    /// it (only a download to a file keeps a part to resume); asked when the interruption happens.
+    /// </summary>
+    public Func<string> Interrupted { get; set; } = () => "nothing was changed.";
+
     /// <summary>A line on standard error unless <c>--quiet</c>.</summary>
     public void Note(string message)
     {
@@ -32,10 +38,11 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
         GlobalOptions globals, CliConsole console, Func<CommandContext, CancellationToken, Task> body) =>
         async (parse, cancellationToken) =>
         {
+            CommandContext? context = null;
             try
             {
-                var settings = globals.Read(parse);
-                await body(new CommandContext(parse, settings, console), cancellationToken);
+                context = new CommandContext(parse, globals.Read(parse), console);
+                await body(context, cancellationToken);
                 return ExitCodes.Ok;
             }
             catch (CliException e)
@@ -50,7 +57,7 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
-                await console.Error.WriteLineAsync("filetransfer: interrupted; a partial download is kept and resumes on the next run.");
+                await console.Error.WriteLineAsync($"filetransfer: interrupted; {context?.Interrupted() ?? "nothing was changed."}");
                 return ExitCodes.Interrupted;
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)

@@ -25,11 +25,14 @@ internal static class DownloadCommand
         {
             var remote = context.Parse.GetValue(name)!;
             var path = OutputPath(context.Parse.GetValue(output), FileTransferClient.GetFileName(remote));
+            var part = Path.GetFullPath(path) + ".part";
+            context.Interrupted = () => File.Exists(part) && new FileInfo(part).Length is > 0 and var kept
+                ? $"the {Sizes.Format(kept)} received so far are kept in {part}; run the same command to resume."
+                : "nothing was received, and nothing is kept.";
             using var client = context.Settings.CreateClient();
             var result = await context.Progress.RunAsync(progress =>
                 client.DownloadToFileAsync(remote, path, new ProgressReporter(progress), cancellationToken));
 
-            var part = result.Path + ".part";
             if (result.Restarted == DownloadRestartReason.FileChanged)
             {
                 context.Note($"The file changed on the server since {part} was written; it was downloaded again from the start.");

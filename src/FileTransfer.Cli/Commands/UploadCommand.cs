@@ -39,6 +39,8 @@ internal static partial class UploadCommand
         });
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
+            // The server stores all of an upload or nothing (docs/storage.md).
+            context.Interrupted = () => "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.";
             var local = context.Parse.GetValue(path)!;
             if (!local.Exists)
             {
