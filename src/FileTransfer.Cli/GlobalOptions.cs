@@ -10,6 +10,7 @@ namespace FileTransfer.Cli;
 internal sealed class GlobalOptions
 {
     public const string ServerVariable = "FILETRANSFER_SERVER";
+    public const string GrpcServerVariable = "FILETRANSFER_GRPC_SERVER";
     public const string ApiKeyVariable = "FILETRANSFER_API_KEY";
 
     private readonly Func<string, string?> _environment;
@@ -23,7 +24,8 @@ internal sealed class GlobalOptions
 
     public Option<string?> Server { get; } = new("--server", "-s")
     {
-        Description = $"Server base URL (default: ${ServerVariable}, else http://localhost:5000 for REST and http://localhost:5001 for gRPC)",
+        Description = $"Server base URL. Default for REST: ${ServerVariable}, else http://localhost:5000; for gRPC: ${GrpcServerVariable}, " +
+            $"else ${ServerVariable} if it is https://, else http://localhost:5001",
         Recursive = true,
     };
 
@@ -71,7 +73,6 @@ internal sealed class GlobalOptions
     public ClientSettings Read(ParseResult parse)
     {
         var protocol = parse.GetValue(Protocol) == ClientSettings.Grpc ? FileTransferProtocol.Grpc : FileTransferProtocol.Rest;
-        var text = parse.GetValue(Server) ?? _environment(ServerVariable);
         var apiKey = parse.GetValue(ApiKey) ?? _environment(ApiKeyVariable);
         var http = parse.GetValue(Http) switch
         {
@@ -88,7 +89,7 @@ internal sealed class GlobalOptions
         }
 
         return new ClientSettings(
-            string.IsNullOrEmpty(text) ? null : ParseServer(text),
+            ServerFor(protocol, parse.GetValue(Server)),
             protocol,
             http,
             string.IsNullOrEmpty(apiKey) ? null : apiKey,
@@ -99,10 +100,44 @@ internal sealed class GlobalOptions
         };
     }
 
-    private static Uri ParseServer(string text) =>
+    // One address for REST, one for gRPC: the server's cleartext REST port (HTTP/1.1) is not its
+    // cleartext gRPC port (h2c). A TLS port serves both, so an https:// REST address serves gRPC too.
+    private Uri? ServerFor(FileTransferProtocol protocol, string? given)
+    {
+        if (!string.IsNullOrEmpty(given))
+        {
+            return ParseServer(given, "--server");
+        }
+
+        var rest = _environment(ServerVariable);
+        if (protocol == FileTransferProtocol.Rest)
+        {
+            return string.IsNullOrEmpty(rest) ? null : ParseServer(rest, $"${ServerVariable}");
+        }
+
+        var grpc = _environment(GrpcServerVariable);
+        if (!string.IsNullOrEmpty(grpc))
+        {
+            return ParseServer(grpc, $"${GrpcServerVariable}");
+        }
+
+        if (string.IsNullOrEmpty(rest))
+        {
+            return null;
+        }
+
+        var address = ParseServer(rest, $"${ServerVariable}");
+        return address.Scheme == Uri.UriSchemeHttps
+            ? address
+            : throw new CliException(ExitCodes.Usage,
+                $"${ServerVariable} ({rest}) is a cleartext REST address, and the server's cleartext gRPC port is another one (HTTP/2, :5001 by default): " +
+                $"set ${GrpcServerVariable} (e.g. http://localhost:5001) or pass --server. An https:// ${ServerVariable} serves gRPC as well.");
+    }
+
+    private static Uri ParseServer(string text, string source) =>
         Uri.TryCreate(text, UriKind.Absolute, out var url) && (url.Scheme == Uri.UriSchemeHttp || url.Scheme == Uri.UriSchemeHttps)
             ? url
-            : throw new CliException(ExitCodes.Usage, $"The server must be an http:// or https:// URL, not '{text}'.");
+            : throw new CliException(ExitCodes.Usage, $"The server ({source}) must be an http:// or https:// URL, not '{text}'.");
 
     private static X509Certificate2Collection ReadCertificates(FileInfo file)
     {

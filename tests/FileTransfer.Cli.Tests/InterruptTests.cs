@@ -36,6 +36,17 @@ public sealed class InterruptTests : IDisposable
         Assert.Empty(_local.Files());
     }
 
+    [Fact]
+    public async Task Download_To_Standard_Output_Says_The_Output_Is_Incomplete()
+    {
+        _server.Storage.WriteRandom("int/big.bin", 100_000);
+
+        var result = await Interrupted("download", "int/big.bin", "-o", "-");
+
+        Assert.True(result.ExitCode == 130, result.ToString());
+        Assert.Contains("interrupted; what was written to standard output is incomplete; nothing is kept to resume.", result.Error, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("upload", "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.")]
     [InlineData("ls", "the listing is incomplete; nothing on the server changed.")]
