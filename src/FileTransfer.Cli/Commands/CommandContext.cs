@@ -52,7 +52,7 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
             }
             catch (FileTransferException e)
             {
-                await console.Error.WriteLineAsync($"filetransfer: {e.Message}{Hint(e)}");
+                await console.Error.WriteLineAsync($"filetransfer: {WithHint(e)}");
                 return ExitCodes.For(e.Kind);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -73,6 +73,10 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
                 return ExitCodes.Other;
             }
         };
+
+    // The hint is its own sentence, also after a message that does not end in one (a socket's or TLS's own text).
+    private static string WithHint(FileTransferException e) =>
+        Hint(e) is { Length: > 0 } hint && !e.Message.EndsWith('.') ? $"{e.Message}.{hint}" : e.Message + Hint(e);
 
     private static string Hint(FileTransferException e) => e.Kind switch
     {
