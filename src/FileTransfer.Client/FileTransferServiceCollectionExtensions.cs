@@ -19,7 +19,7 @@ public static class FileTransferServiceCollectionExtensions
     /// <c>IHttpClientFactory</c> for REST, <c>Grpc.Net.ClientFactory</c> for gRPC.
     /// </summary>
     /// <param name="services">The service collection.</param>
-    /// <param name="configure">Sets the protocol, server, API key and transfer settings; validated when the first client is created.</param>
+    /// <param name="configure">Sets the protocol, server, API key, TLS and transfer settings; validated when the first client is created.</param>
     /// <returns>The service collection.</returns>
     public static IServiceCollection AddFileTransferClient(this IServiceCollection services, Action<FileTransferClientOptions> configure)
     {
