@@ -14,6 +14,9 @@ namespace FileTransfer.Cli;
 /// <param name="OpenOutput">Standard output, as bytes (<c>download NAME -o -</c>).</param>
 internal sealed record CliConsole(TextWriter Out, TextWriter Error, bool Interactive, Func<Stream> OpenInput, Func<Stream> OpenOutput)
 {
+    /// <summary>The path that means standard input (<c>upload -</c>) or output (<c>-o -</c>), as in curl and aws s3 cp.</summary>
+    public const string StandardStream = "-";
+
     public static CliConsole FromSystemConsole() =>
         new(Console.Out, Console.Error, !Console.IsErrorRedirected && !Console.IsOutputRedirected, Console.OpenStandardInput, Console.OpenStandardOutput);
 

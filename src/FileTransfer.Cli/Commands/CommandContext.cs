@@ -75,8 +75,11 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
         };
 
     // The hint is its own sentence, also after a message that does not end in one (a socket's or TLS's own text).
-    private static string WithHint(FileTransferException e) =>
-        Hint(e) is { Length: > 0 } hint && !e.Message.EndsWith('.') ? $"{e.Message}.{hint}" : e.Message + Hint(e);
+    private static string WithHint(FileTransferException e)
+    {
+        var hint = Hint(e);
+        return hint.Length > 0 && !e.Message.EndsWith('.') ? $"{e.Message}.{hint}" : e.Message + hint;
+    }
 
     private static string Hint(FileTransferException e) => e.Kind switch
     {

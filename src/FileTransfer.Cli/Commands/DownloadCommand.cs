@@ -6,9 +6,6 @@ namespace FileTransfer.Cli.Commands;
 
 internal static class DownloadCommand
 {
-    /// <summary>The output path that means standard output, as in curl and aws s3 cp.</summary>
-    public const string StandardStream = "-";
-
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
         var name = new Argument<string>("name") { Description = "File name on the server (e.g. videos/big.bin), or a full URL such as a signed link (REST)" };
@@ -19,7 +16,8 @@ internal static class DownloadCommand
         var command = new Command("download", "Download a file; resumes PATH.part, verifies the SHA-256 the server announces") { name, output };
         command.Validators.Add(result =>
         {
-            if (NameError(result.GetValue(name) ?? string.Empty) is { } error)
+            // A name given, but no file's (a missing one is the parser's own error).
+            if (result.GetResult(name) is { Tokens: [var given] } && NameError(given.Value) is { } error)
             {
                 result.AddError(error);
             }
@@ -27,7 +25,7 @@ internal static class DownloadCommand
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var remote = context.Parse.GetValue(name)!;
-            if (context.Parse.GetValue(output) == StandardStream)
+            if (context.Parse.GetValue(output) == CliConsole.StandardStream)
             {
                 await ToStandardOutputAsync(context, remote, cancellationToken);
                 return;

@@ -37,7 +37,7 @@ internal static partial class UploadCommand
                 result.AddError("--overwrite and --no-overwrite cannot be used together.");
             }
 
-            if (result.GetValue(path) == DownloadCommand.StandardStream && string.IsNullOrEmpty(result.GetValue(name)))
+            if (result.GetValue(path) == CliConsole.StandardStream && string.IsNullOrEmpty(result.GetValue(name)))
             {
                 result.AddError("upload - reads standard input, which has no file name: give the NAME to store it as, e.g. upload - backups/db.dump.");
             }
@@ -51,7 +51,7 @@ internal static partial class UploadCommand
             using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));
             UploadResult result;
             string what;
-            if (source == DownloadCommand.StandardStream)
+            if (source == CliConsole.StandardStream)
             {
                 // Streamed as it is read, of unknown length: hashed while it is sent, so the server
                 // cannot check the digest before it commits; it is compared with what the server stored.
