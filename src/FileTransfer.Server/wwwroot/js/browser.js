@@ -25,6 +25,7 @@ const state = {
   // Whether the server lets this browser read without a key (Auth:AllowAnonymousRead): then
   // download links are plain links; otherwise each download asks for a short-lived signed link.
   anonymousRead: null,
+  probe: Promise.resolve(),
 };
 
 export const currentFolder = () => state.folder;
@@ -125,17 +126,18 @@ export async function load({ append = false } = {}) {
 }
 
 /** Whether downloads can be plain links; asked once, anonymously, when a key is in use. */
-export async function probeAnonymousRead() {
+export function probeAnonymousRead() {
   if (!apiKey.get()) {
     return;
   }
-  try {
-    await listPage('', 1, null, { anonymous: true });
-    state.anonymousRead = true;
-  } catch {
-    state.anonymousRead = false;
-  }
-  render();
+  state.probe = listPage('', 1, null, { anonymous: true }).then(
+    () => {
+      state.anonymousRead = true;
+    },
+    () => {
+      state.anonymousRead = false;
+    },
+  );
 }
 
 function addFiles(files, folder) {
@@ -274,19 +276,24 @@ function row(entry) {
 // download or view goes through a signed link made for it; ranges and resume still come from the
 // server, for as long as the link lives (one hour).
 async function open(event, entry, download) {
-  if (state.anonymousRead !== false) {
+  if (state.anonymousRead === true) {
     return;
   }
   event.preventDefault();
-  try {
-    const { url } = await createReadLink(entry.path);
-    if (download) {
-      h('a', { href: url, download: entry.name }).click();
-    } else {
-      window.open(url, '_blank', 'noopener');
+  await state.probe;
+  let url = new URL(fileUrl(entry.path), document.baseURI).href;
+  if (state.anonymousRead !== true) {
+    try {
+      url = (await createReadLink(entry.path)).url;
+    } catch (error) {
+      await handle(error, { action: 'download', name: entry.path }, () => open(event, entry, download));
+      return;
     }
-  } catch (error) {
-    await handle(error, { action: 'download', name: entry.path }, () => open(event, entry, download));
+  }
+  if (download) {
+    h('a', { href: url, download: entry.name }).click();
+  } else {
+    window.open(url, '_blank', 'noopener');
   }
 }
 
