@@ -60,7 +60,7 @@ export class Paused extends Error {
 
 /**
  * new TusUpload(file, { endpoint: 'api/uploads', target: 'a/b.txt', metadata: {filename, folder},
- *   chunkSize, onProgress(sent), onEvent({type, ...}) }).start() resolves with
+ *   createHeaders: {'If-None-Match': '*'}, chunkSize, onProgress(sent), onEvent({type, ...}) }).start() resolves with
  * { url, sha256, digestHeader } once the server holds every byte.
  */
 export class TusUpload {
@@ -74,6 +74,7 @@ export class TusUpload {
     this.target = options.target;
     this.metadata = options.metadata;
     this.headers = options.headers || {};
+    this.createHeaders = options.createHeaders || {};
     this.chunkSize = Math.max(64, Math.floor(options.chunkSize / 64) * 64);
     this.onProgress = options.onProgress || (() => {});
     this.onEvent = options.onEvent || (() => {});
@@ -208,6 +209,7 @@ export class TusUpload {
       method: 'POST',
       headers: {
         ...this.headers,
+        ...this.createHeaders,
         'Upload-Length': String(this.file.size),
         'Upload-Metadata': encodeMetadata(this.metadata),
       },

@@ -170,9 +170,10 @@ async function run(item) {
     metadata: {
       filename: item.target.slice(slash + 1),
       folder: slash > 0 ? item.target.slice(0, slash) : '',
-      filetype: item.file.type,
-      overwrite: byId('replace-existing').checked ? 'true' : '',
     },
+    // The REST upload's condition on the creation: never replace an existing file unless asked to
+    // (a 412 FILE_EXISTS, checked at creation and again at the commit).
+    createHeaders: byId('replace-existing').checked ? {} : { 'If-None-Match': '*' },
     onProgress: (sent) => progress(item, sent),
     onEvent: (event) => onEvent(item, event),
   });
@@ -192,6 +193,7 @@ async function run(item) {
       item.state = 'failed';
       item.message = explain(error, { action: 'upload', name: item.target, limit: maxSize });
       showError(item.message);
+      update(item);
       if (error instanceof ApiError && error.status === 401) {
         if (apiKey.get()) {
           apiKey.clear();
