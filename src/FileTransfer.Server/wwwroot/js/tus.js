@@ -221,7 +221,7 @@ export class TusUpload {
     return { url: uploadUrl(location, new URL(this.endpoint, document.baseURI)), expires: response.headers.get('Upload-Expires') };
   }
 
-  /** { offset, expires } of an upload the server still has, or null when it has not (404, 410). */
+  /** { offset, expires } of an upload the server still has, or null when it has not for this key. */
   async #head(url) {
     try {
       const response = await tusFetch(url, { method: 'HEAD', headers: this.headers });
@@ -231,7 +231,8 @@ export class TusUpload {
       }
       return { offset, expires: response.headers.get('Upload-Expires') };
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 410)) {
+      // Gone (404, 410), or another key's (403: the key changed since): a new upload is made.
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404 || error.status === 410)) {
         return null;
       }
       throw error;
