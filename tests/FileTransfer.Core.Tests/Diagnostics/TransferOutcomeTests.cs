@@ -25,6 +25,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.UploadIdle] = TransferOutcome.Aborted,
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
+        [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -26,6 +26,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.UploadIdle] = "UPLOAD_IDLE",
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
+        [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
