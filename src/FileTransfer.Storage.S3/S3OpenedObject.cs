@@ -43,7 +43,7 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
         }
         catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || S3Failures.IsNotFound(ex))
         {
-            throw new IOException($"'{Object.Name}' was replaced or deleted after it was opened; its version {Object.ETag} can no longer be read.", ex);
+            throw new VersionGoneException(Object.Name, Object.ETag, ex);
         }
         catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
         {

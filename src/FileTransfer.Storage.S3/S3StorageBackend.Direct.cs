@@ -21,8 +21,10 @@ internal sealed partial class S3StorageBackend : IDirectDownloads
         var expires = now.AddSeconds(options.Value.RedirectSeconds);
         if (request.NotAfter is { } notAfter && notAfter < expires)
         {
-            // A signed link that expires sooner: the URL it leads to dies with it (at least a second, as SigV4 counts).
-            expires = notAfter > now.AddSeconds(1) ? notAfter : now.AddSeconds(1);
+            // A signed link that expires sooner: the URL it leads to dies with it. A second is kept in
+            // hand (the SDK counts the lifetime from its own clock, corrected by the store's whole-second
+            // Date), and SigV4 needs at least one.
+            expires = notAfter.AddSeconds(-1) > now.AddSeconds(1) ? notAfter.AddSeconds(-1) : now.AddSeconds(1);
         }
 
         var presign = new GetPreSignedUrlRequest

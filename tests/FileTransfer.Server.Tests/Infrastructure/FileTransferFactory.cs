@@ -17,6 +17,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
 
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<ILoggerProvider> _loggers = [];
+    private readonly List<Action<IWebHostBuilder>> _hostBuilders = [];
 
     public FileTransferFactory()
     {
@@ -57,6 +58,13 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         return this;
     }
 
+    /// <summary>Adds <paramref name="configure"/> to the host's configuration (e.g. test services), before the host starts.</summary>
+    public FileTransferFactory WithWebHost(Action<IWebHostBuilder> configure)
+    {
+        _hostBuilders.Add(configure);
+        return this;
+    }
+
     /// <summary>Clients from <c>CreateClient</c> authenticate with <see cref="TestKey"/>.</summary>
     protected override void ConfigureClient(HttpClient client)
     {
@@ -73,6 +81,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         }
 
         builder.ConfigureLogging(logging => _loggers.ForEach(provider => logging.AddProvider(provider)));
+        _hostBuilders.ForEach(configure => configure(builder));
     }
 
     protected override void Dispose(bool disposing)
