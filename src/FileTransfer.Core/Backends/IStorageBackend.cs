@@ -46,6 +46,7 @@ public interface IStorageBackend
     /// it would replace, atomically with the replace where the medium allows it (each backend
     /// documents what it guarantees), before the first becomes visible. Each write's digest is
     /// stored with its version. A failed precondition throws and leaves every previous version as it was.
+    /// The caller seals every staged write first and names each name once.
     /// </summary>
     ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken);
 

@@ -62,6 +62,9 @@ public enum ErrorReason
     /// <summary>An upload whose client stopped sending for longer than the idle limit.</summary>
     UploadIdle,
 
+    /// <summary>A request message that does not parse (gRPC: protobuf could not read it).</summary>
+    MalformedMessage,
+
     /// <summary>A form carries more files than one request may (<see cref="StorageOptions.MaxFilesPerRequest"/>).</summary>
     TooManyFiles,
 

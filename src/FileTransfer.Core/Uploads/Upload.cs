@@ -60,23 +60,38 @@ public sealed class Upload : IAsyncDisposable
         }
 
         Length += bytes.Length;
-        if (bytes.Length >= BlockSize)
+
+        // Top up a partly filled block first, so that every write but the last is a whole block or more.
+        if (_pendingLength > 0 || bytes.Length < BlockSize)
         {
+            var taken = Gather(bytes.Span);
+            bytes = bytes[taken..];
+            if (_pendingLength < BlockSize)
+            {
+                return;
+            }
+
             await FlushPendingAsync(cancellationToken);
-            await WriteAsync(bytes, cancellationToken);
-            return;
         }
 
+        if (bytes.Length >= BlockSize)
+        {
+            await WriteAsync(bytes, cancellationToken);
+        }
+        else if (!bytes.IsEmpty)
+        {
+            Gather(bytes.Span);
+        }
+    }
+
+    // Copies what fits of bytes into the pending block; returns how many bytes it took.
+    private int Gather(ReadOnlySpan<byte> bytes)
+    {
         _pending ??= ArrayPool<byte>.Shared.Rent(BlockSize);
         var taken = Math.Min(BlockSize - _pendingLength, bytes.Length);
-        bytes.Span[..taken].CopyTo(_pending.AsSpan(_pendingLength));
+        bytes[..taken].CopyTo(_pending.AsSpan(_pendingLength));
         _pendingLength += taken;
-        if (_pendingLength == BlockSize)
-        {
-            await FlushPendingAsync(cancellationToken);
-            bytes.Span[taken..].CopyTo(_pending);
-            _pendingLength = bytes.Length - taken;
-        }
+        return taken;
     }
 
     /// <summary>Streams <paramref name="source"/> to its end into the upload through one pooled buffer.</summary>

@@ -5,7 +5,8 @@ namespace FileTransfer.Server.Grpc;
 
 /// <summary>
 /// Binds <see cref="FileGrpcService"/> exactly as the generated <c>FileService.BindService</c> does,
-/// except that UploadFile reads its messages with <see cref="UploadMessages.Marshaller"/>.
+/// except that UploadFile reads its messages with <see cref="UploadMessages.Marshaller"/>, and every
+/// method's request messages go through <see cref="MalformedMessages.Guard"/>.
 /// Grpc.AspNetCore finds this class through the <see cref="BindServiceMethodAttribute"/> on the
 /// service; reflection reads <see cref="Descriptor"/> from it.
 /// </summary>
@@ -21,24 +22,28 @@ internal static class FileServiceBinding
     private sealed class PooledUploadBinder(ServiceBinderBase inner) : ServiceBinderBase
     {
         public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, UnaryServerMethod<TRequest, TResponse>? handler) =>
-            inner.AddMethod(method, handler);
+            inner.AddMethod(Guarded(method, method.RequestMarshaller), handler);
 
         public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, ServerStreamingServerMethod<TRequest, TResponse>? handler) =>
-            inner.AddMethod(method, handler);
+            inner.AddMethod(Guarded(method, method.RequestMarshaller), handler);
 
         public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, DuplexStreamingServerMethod<TRequest, TResponse>? handler) =>
-            inner.AddMethod(method, handler);
+            inner.AddMethod(Guarded(method, method.RequestMarshaller), handler);
 
         public override void AddMethod<TRequest, TResponse>(Method<TRequest, TResponse> method, ClientStreamingServerMethod<TRequest, TResponse>? handler)
         {
             if (method is Method<UploadFileRequest, TResponse> upload)
             {
-                var pooled = new Method<UploadFileRequest, TResponse>(upload.Type, upload.ServiceName, upload.Name, UploadMessages.Marshaller, upload.ResponseMarshaller);
-                inner.AddMethod(pooled, (ClientStreamingServerMethod<UploadFileRequest, TResponse>?)(object?)handler);
+                inner.AddMethod(Guarded(upload, UploadMessages.Marshaller), (ClientStreamingServerMethod<UploadFileRequest, TResponse>?)(object?)handler);
                 return;
             }
 
-            inner.AddMethod(method, handler);
+            inner.AddMethod(Guarded(method, method.RequestMarshaller), handler);
         }
+
+        private static Method<TRequest, TResponse> Guarded<TRequest, TResponse>(Method<TRequest, TResponse> method, Marshaller<TRequest> requests)
+            where TRequest : class
+            where TResponse : class =>
+            new(method.Type, method.ServiceName, method.Name, MalformedMessages.Guard(requests), method.ResponseMarshaller);
     }
 }

@@ -24,6 +24,7 @@ internal static class GrpcRegistration
             .BindConfiguration(GrpcTransferOptions.SectionName)
             .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<MalformedMessageInterceptor>();
         services.AddSingleton<CoreErrorInterceptor>();
         services.AddSingleton<GrpcTransferObserver>();
         // Unknown services fall through to routing (HTTP 404, which gRPC clients report as
@@ -33,8 +34,10 @@ internal static class GrpcRegistration
             .AddServiceOptions<FileGrpcService>(options =>
             {
                 options.MaxReceiveMessageSize = MaxReceiveMessageBytes;
-                // Outermost first: the observer sees the core's own refusal (its reason), which the
-                // error interceptor then turns into the status.
+                // Outermost first: a message that did not parse is refused before anything else runs;
+                // the observer, inside the error interceptor, sees the core's own refusal (its reason),
+                // which the error interceptor then turns into the status.
+                options.Interceptors.Add<MalformedMessageInterceptor>();
                 options.Interceptors.Add<CoreErrorInterceptor>();
                 options.Interceptors.Add<GrpcTransferObserver>();
             });

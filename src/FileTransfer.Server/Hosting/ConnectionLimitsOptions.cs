@@ -50,9 +50,12 @@ public sealed class ConnectionLimitsOptions
     public long? MaxConnections { get; set; }
 
     /// <summary>
-    /// Most connections one client address (an IPv4 address, or an IPv6 /64) may hold at once; a
-    /// further one is closed as soon as it is accepted. Unset: a quarter of the connection cap.
-    /// 0: no limit (e.g. behind a reverse proxy, where every client has the proxy's address).
+    /// A fixed ceiling on the connections one client address (an IPv4 address, or an IPv6 /64) may
+    /// hold at once. Whatever it is, under a connection cap an address also gets a further
+    /// connection only while it holds less than a quarter of the slots still free (see
+    /// <see cref="ConnectionGate"/>); a connection over either is closed as soon as it is accepted.
+    /// Unset: only that share. 0: no per-client limit at all (behind a reverse proxy, where every
+    /// client has the proxy's address: the proxy limits each client instead).
     /// </summary>
     [Range(0, int.MaxValue)]
     public int? MaxConnectionsPerClient { get; set; }

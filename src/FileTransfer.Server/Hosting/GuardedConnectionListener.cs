@@ -1,11 +1,12 @@
 using System.Net;
+using FileTransfer.Server.Diagnostics;
 using Microsoft.AspNetCore.Connections;
 
 namespace FileTransfer.Server.Hosting;
 
 /// <summary>
 /// Wraps one endpoint's Kestrel listener. Before each accept it waits for a slot under the
-/// connection cap; after it, a client over its share is closed at once. When accept(2) fails
+/// connection cap; after it, a client over its share (<see cref="ConnectionGate.TryEnter"/>) is closed at once. When accept(2) fails
 /// (EMFILE, ENFILE, ENOBUFS: see <see cref="AcceptFailureSignal"/>) it backs off, 50 ms doubling
 /// to 1 s, instead of retrying at once. Any other exception from the transport is logged and
 /// retried after the same back-off: Kestrel's dispatcher would otherwise stop accepting on that
@@ -64,7 +65,7 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
             }
 
             var client = ClientAddress.Of(connection.RemoteEndPoint);
-            if (gate.TryEnter(client))
+            if (gate.TryEnter(client, out var held))
             {
                 return new GatedConnection(connection, gate, client);
             }
@@ -72,7 +73,7 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
             gate.Release();
             if (_refusedLog.ShouldLog(out var suppressed))
             {
-                Log.ClientOverConnectionLimit(logger, client, gate.PerClient ?? 0, suppressed);
+                Log.ClientOverConnectionLimit(logger, client, held, suppressed);
             }
 
             _ = CloseAsync(connection);

@@ -15,7 +15,7 @@ internal static partial class Log
         }
 
         var descriptors = gate.Descriptors;
-        ConnectionLimits(logger, Describe(gate.Capacity), Describe(gate.PerClient), Describe(descriptors.Limit), Describe(descriptors.OpenAtStart));
+        ConnectionLimits(logger, Describe(gate.Capacity), Describe(gate.MostForOneClient), Describe(descriptors.Limit), Describe(descriptors.OpenAtStart));
         if (descriptors.DerivedCap is { } budget && !(gate.Capacity <= budget))
         {
             CapAboveDescriptorBudget(logger, Describe(gate.Capacity), descriptors.Limit!.Value, budget);
@@ -31,16 +31,16 @@ internal static partial class Log
     private static partial void Listening(ILogger logger, Uri url, HttpProtocols protocols);
 
     [LoggerMessage(EventId = 3, Level = LogLevel.Information,
-        Message = "Connection cap: {MaxConnections}; per client address: {MaxConnectionsPerClient} (descriptor limit {DescriptorLimit}, {DescriptorsOpen} open at start)")]
-    private static partial void ConnectionLimits(ILogger logger, string maxConnections, string maxConnectionsPerClient, string descriptorLimit, string descriptorsOpen);
+        Message = "Connection cap: {MaxConnections}; per client address: {MostForOneClient} when alone, a quarter of the free slots when others hold some (descriptor limit {DescriptorLimit}, {DescriptorsOpen} open at start)")]
+    private static partial void ConnectionLimits(ILogger logger, string maxConnections, string mostForOneClient, string descriptorLimit, string descriptorsOpen);
 
     [LoggerMessage(EventId = 9, Level = LogLevel.Warning,
         Message = "The connection cap ({MaxConnections}) is above the {Budget} that descriptor limit {DescriptorLimit} leaves room for: a flood of connections can exhaust the descriptors, and then the runtime itself fails. Raise the limit (ulimit -n, systemd LimitNOFILE, docker --ulimit nofile) or lower Connections:MaxConnections")]
     private static partial void CapAboveDescriptorBudget(ILogger logger, string maxConnections, long descriptorLimit, long budget);
 
     [LoggerMessage(EventId = 4, Level = LogLevel.Warning,
-        Message = "Closed a connection from {Client}: it already holds {MaxConnectionsPerClient} (Connections:MaxConnectionsPerClient); {Suppressed} more closed since the last message")]
-    public static partial void ClientOverConnectionLimit(ILogger logger, IPAddress client, int maxConnectionsPerClient, long suppressed);
+        Message = "Closed a connection from {Client}: it already holds {Held}, its share of the free connection slots (Connections:MaxConnectionsPerClient); {Suppressed} more closed since the last message")]
+    public static partial void ClientOverConnectionLimit(ILogger logger, IPAddress client, int held, long suppressed);
 
     [LoggerMessage(EventId = 5, Level = LogLevel.Warning,
         Message = "Accepting on {EndPoint} failed (out of descriptors?); retrying in {DelayMs} ms; {Suppressed} more failures since the last message")]

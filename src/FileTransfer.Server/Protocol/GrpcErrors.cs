@@ -17,7 +17,7 @@ internal static class GrpcErrors
 
     public static StatusCode CodeFor(ErrorReason reason) => reason switch
     {
-        ErrorReason.InvalidFileName or ErrorReason.InvalidRange or ErrorReason.InvalidUploadStream or ErrorReason.InvalidPageRequest or ErrorReason.InvalidLinkRequest => StatusCode.InvalidArgument,
+        ErrorReason.InvalidFileName or ErrorReason.InvalidRange or ErrorReason.InvalidUploadStream or ErrorReason.InvalidPageRequest or ErrorReason.InvalidLinkRequest or ErrorReason.MalformedMessage => StatusCode.InvalidArgument,
         ErrorReason.FileNotFound => StatusCode.NotFound,
         ErrorReason.OffsetPastEnd => StatusCode.OutOfRange,
         ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles => StatusCode.ResourceExhausted,

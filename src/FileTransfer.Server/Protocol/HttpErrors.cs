@@ -36,6 +36,7 @@ internal static class HttpErrors
         ErrorReason.InvalidLinkRequest => (StatusCodes.Status400BadRequest, "Invalid link request"),
         ErrorReason.TooManyFiles => (StatusCodes.Status413PayloadTooLarge, "Too many files"),
         ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
+        ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
         _ => (StatusCodes.Status500InternalServerError, "Request failed"),
     };
 

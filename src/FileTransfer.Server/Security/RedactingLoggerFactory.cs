@@ -1,4 +1,5 @@
 using System.Collections;
+using FileTransfer.Server.Diagnostics;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -11,9 +12,19 @@ namespace FileTransfer.Server.Security;
 /// framework logs full URLs with their query (hosting diagnostics, HTTP logging), and Kestrel puts
 /// the raw request line in its bad-request exceptions; none of them can be told to leave a parameter out.
 /// The development key line (<see cref="DevelopmentKeyFile.LogCategory"/>) is the one deliberate exception.
+/// It also throttles the framework events a client can repeat at will (<see cref="RepeatedLogEvents"/>).
 /// </summary>
-internal sealed class RedactingLoggerFactory(ILoggerFactory inner) : ILoggerFactory
+internal sealed class RedactingLoggerFactory : ILoggerFactory
 {
+    private readonly ILoggerFactory _inner;
+    private readonly RepeatedLogEvents _repeated;
+
+    public RedactingLoggerFactory(ILoggerFactory inner)
+    {
+        _inner = inner;
+        _repeated = new RepeatedLogEvents(new RedactingLogger(inner.CreateLogger(RepeatedLogEvents.SummaryCategory), showsDevelopmentKey: false));
+    }
+
     /// <summary>Replaces the registered <see cref="ILoggerFactory"/>; providers added later (tests, operators) are covered too.</summary>
     public static void Register(IServiceCollection services) =>
         services.Replace(ServiceDescriptor.Singleton<ILoggerFactory>(provider => new RedactingLoggerFactory(new LoggerFactory(
@@ -23,11 +34,11 @@ internal sealed class RedactingLoggerFactory(ILoggerFactory inner) : ILoggerFact
             provider.GetService<IExternalScopeProvider>()))));
 
     public ILogger CreateLogger(string categoryName) =>
-        new RedactingLogger(inner.CreateLogger(categoryName), categoryName == DevelopmentKeyFile.LogCategory);
+        new RedactingLogger(_repeated.Wrap(categoryName, _inner.CreateLogger(categoryName)), categoryName == DevelopmentKeyFile.LogCategory);
 
-    public void AddProvider(ILoggerProvider provider) => inner.AddProvider(provider);
+    public void AddProvider(ILoggerProvider provider) => _inner.AddProvider(provider);
 
-    public void Dispose() => inner.Dispose();
+    public void Dispose() => _inner.Dispose();
 
     private sealed class RedactingLogger(ILogger inner, bool showsDevelopmentKey) : ILogger
     {

@@ -24,6 +24,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.StorageUnavailable] = TransferOutcome.Failed,
         [ErrorReason.UploadIdle] = TransferOutcome.Aborted,
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
+        [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };

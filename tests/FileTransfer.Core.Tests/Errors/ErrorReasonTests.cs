@@ -25,6 +25,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.StorageUnavailable] = "STORAGE_UNAVAILABLE",
         [ErrorReason.UploadIdle] = "UPLOAD_IDLE",
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
+        [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };

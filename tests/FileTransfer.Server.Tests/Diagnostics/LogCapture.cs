@@ -14,7 +14,7 @@ public sealed class LogCapture : ILoggerProvider
     {
     }
 
-    public sealed record Entry(string Category, LogLevel Level, EventId EventId, string Message, IReadOnlyDictionary<string, object?> Fields);
+    public sealed record Entry(string Category, LogLevel Level, EventId EventId, string Message, IReadOnlyDictionary<string, object?> Fields, Exception? Exception = null);
 
     private sealed class Logger(LogCapture owner, string category) : ILogger
     {
@@ -26,7 +26,7 @@ public sealed class LogCapture : ILoggerProvider
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
         {
             var fields = state as IEnumerable<KeyValuePair<string, object?>> ?? [];
-            owner.Entries.Enqueue(new Entry(category, logLevel, eventId, formatter(state, exception), fields.ToDictionary(f => f.Key, f => f.Value)));
+            owner.Entries.Enqueue(new Entry(category, logLevel, eventId, formatter(state, exception), fields.ToDictionary(f => f.Key, f => f.Value), exception));
         }
     }
 }

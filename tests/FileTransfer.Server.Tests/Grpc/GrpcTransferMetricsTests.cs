@@ -10,8 +10,8 @@ namespace FileTransfer.Server.Tests.Grpc;
 /// <summary>gRPC transfers in the same counters and the same one-line log as REST, labelled protocol="grpc".</summary>
 public sealed class GrpcTransferMetricsTests : IDisposable
 {
-    private const string Sent = "filetransfer_bytes_sent_total{protocol=\"grpc\"}";
-    private const string Received = "filetransfer_bytes_received_total{protocol=\"grpc\"}";
+    private const string Sent = "filetransfer_bytes_sent_bytes_total{protocol=\"grpc\"}";
+    private const string Received = "filetransfer_bytes_received_bytes_total{protocol=\"grpc\"}";
     private readonly LogCapture _logs = new();
     private readonly KestrelFactory _server = new();
 

@@ -99,6 +99,27 @@ public sealed class ConnectionGuardTests
     }
 
     [Fact]
+    public async Task Idle_Connections_From_Four_Addresses_Leave_Slots_For_Everyone_Else()
+    {
+        // Under the old rule each address could hold a quarter of the cap: these four held all 40
+        // slots, and /healthz waited in the kernel's queue until the first-byte timeout freed one.
+        using var server = new KestrelFactory();
+        server.With("Connections:MaxConnections", "40").With("Connections:FirstByteTimeout", "00:01:00");
+        var address = server.AddressOf(HttpProtocols.Http1);
+        using var flood = new IdleConnections();
+        await Task.WhenAll(Enumerable.Range(2, 4).Select(i => flood.AddAsync(address, IPAddress.Parse($"127.0.0.{i}"), 40, TimeSpan.FromSeconds(5))));
+        var gate = server.Services.GetRequiredService<ConnectionGate>();
+        using var client = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        var clock = Stopwatch.StartNew();
+
+        Assert.Equal("Healthy", await client.GetStringAsync("/healthz", TestTimeout.Token).WaitAsync(TimeSpan.FromSeconds(10)));
+
+        Assert.InRange(clock.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(2));
+        var held = Enumerable.Range(2, 4).Sum(i => gate.CountOf(IPAddress.Parse($"127.0.0.{i}")));
+        Assert.InRange(held, 4, 30);
+    }
+
+    [Fact]
     public async Task Over_The_Cap_A_New_Connection_Waits_Until_A_Slot_Frees()
     {
         using var server = new KestrelFactory();

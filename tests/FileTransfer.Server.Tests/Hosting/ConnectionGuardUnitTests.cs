@@ -46,16 +46,45 @@ public sealed class ConnectionGuardUnitTests
     }
 
     [Theory]
-    [InlineData(null, 400L, 100)]
-    [InlineData(null, 2L, 1)]
-    [InlineData(7, 400L, 7)]
+    [InlineData(null, 400L, 80L)]
+    [InlineData(null, 40L, 8L)]
+    [InlineData(null, 2L, 1L)]
+    [InlineData(7, 400L, 7L)]
     [InlineData(0, 400L, null)]
     [InlineData(null, null, null)]
-    public void The_Per_Client_Share_Defaults_To_A_Quarter_Of_The_Cap(int? configured, long? cap, int? expected)
+    [InlineData(7, null, 7L)]
+    public void One_Address_Alone_Gets_A_Fifth_Of_The_Cap_Or_The_Configured_Ceiling(int? configured, long? cap, long? expected)
     {
         var gate = Gate(cap, configured);
 
-        Assert.Equal(expected, gate.PerClient);
+        Assert.Equal(expected, gate.MostForOneClient);
+        Assert.Equal(expected ?? 1000, Fill(gate, IPAddress.Parse("192.0.2.1"), 1000));
+    }
+
+    [Fact]
+    public void Each_Further_Address_Gets_A_Quarter_Of_What_Is_Still_Free_And_Four_Leave_Four_Tenths()
+    {
+        var gate = Gate(40, null);
+
+        var held = Enumerable.Range(2, 4).Select(i => Fill(gate, IPAddress.Parse($"192.0.2.{i}"), 40)).ToList();
+
+        // Under the old rule (a quarter of the cap each) these four held all 40 slots.
+        Assert.Equal([8, 7, 5, 4], held);
+        Assert.True(gate.TryEnter(IPAddress.Parse("192.0.2.99"), out _));
+    }
+
+    [Fact]
+    public void An_Address_That_Holds_Nothing_Is_Let_In_While_Any_Slot_Is_Free()
+    {
+        var gate = Gate(10, null);
+        for (var i = 0; i < 9; i++)
+        {
+            Assert.True(gate.TryEnter(IPAddress.Parse($"192.0.2.{i + 1}"), out _));
+        }
+
+        Assert.True(gate.TryEnter(IPAddress.Parse("192.0.2.100"), out _));
+        Assert.False(gate.TryEnter(IPAddress.Parse("192.0.2.1"), out var held));
+        Assert.Equal(1, held);
     }
 
     [Fact]
@@ -64,12 +93,13 @@ public sealed class ConnectionGuardUnitTests
         var gate = Gate(100, 2);
         var client = IPAddress.Parse("192.0.2.7");
 
-        Assert.True(gate.TryEnter(client));
-        Assert.True(gate.TryEnter(client));
-        Assert.False(gate.TryEnter(client));
-        Assert.True(gate.TryEnter(IPAddress.Parse("192.0.2.8")));
+        Assert.True(gate.TryEnter(client, out _));
+        Assert.True(gate.TryEnter(client, out _));
+        Assert.False(gate.TryEnter(client, out var held));
+        Assert.Equal(2, held);
+        Assert.True(gate.TryEnter(IPAddress.Parse("192.0.2.8"), out _));
         gate.Leave(client);
-        Assert.True(gate.TryEnter(client));
+        Assert.True(gate.TryEnter(client, out _));
         Assert.Equal(2, gate.CountOf(client));
     }
 
@@ -168,6 +198,18 @@ public sealed class ConnectionGuardUnitTests
         Assert.NotNull(await second.WaitAsync(TimeSpan.FromSeconds(10)));
         var third = listener.AcceptAsync().AsTask();
         Assert.NotSame(third, await Task.WhenAny(third, Task.Delay(200)));
+    }
+
+    /// <summary>Enters <paramref name="client"/> until it is refused (or <paramref name="most"/> times); how many it holds then.</summary>
+    private static int Fill(ConnectionGate gate, IPAddress client, int most)
+    {
+        var held = 0;
+        while (held < most && gate.TryEnter(client, out _))
+        {
+            held++;
+        }
+
+        return held;
     }
 
     private static ConnectionGate Gate(long? cap, int? perClient)

@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Infrastructure;
@@ -17,7 +18,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
 
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<ILoggerProvider> _loggers = [];
-    private readonly List<Action<IWebHostBuilder>> _hostBuilders = [];
+    private readonly List<Action<IServiceCollection>> _services = [];
 
     public FileTransferFactory()
     {
@@ -58,10 +59,10 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         return this;
     }
 
-    /// <summary>Adds <paramref name="configure"/> to the host's configuration (e.g. test services), before the host starts.</summary>
-    public FileTransferFactory WithWebHost(Action<IWebHostBuilder> configure)
+    /// <summary>Adds services before the host starts (e.g. an <c>IStartupFilter</c> standing in for a proxy in front of the app).</summary>
+    public FileTransferFactory WithServices(Action<IServiceCollection> configure)
     {
-        _hostBuilders.Add(configure);
+        _services.Add(configure);
         return this;
     }
 
@@ -81,7 +82,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         }
 
         builder.ConfigureLogging(logging => _loggers.ForEach(provider => logging.AddProvider(provider)));
-        _hostBuilders.ForEach(configure => configure(builder));
+        builder.ConfigureServices(services => _services.ForEach(configure => configure(services)));
     }
 
     protected override void Dispose(bool disposing)

@@ -4,7 +4,6 @@ using FileTransfer.Server.Tests.Security;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.HttpLogging;
-using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace FileTransfer.Server.Tests.Storage.S3;
@@ -114,7 +113,7 @@ public sealed class S3ConfigurationTests : IAsyncLifetime
         server.WithLogs(sink);
         if (httpLogging)
         {
-            server.WithWebHost(builder => builder.ConfigureTestServices(services =>
+            server.WithServices(services =>
             {
                 services.AddHttpLogging(options =>
                 {
@@ -122,7 +121,7 @@ public sealed class S3ConfigurationTests : IAsyncLifetime
                     options.ResponseHeaders.Add("Location");
                 });
                 services.AddSingleton<IStartupFilter, HttpLoggingFirst>();
-            }));
+            });
         }
 
         return server;

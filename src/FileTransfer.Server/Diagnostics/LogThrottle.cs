@@ -1,4 +1,4 @@
-namespace FileTransfer.Server.Hosting;
+namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
 /// At most one log line per interval for an event an attacker can repeat at will (a refused
@@ -25,4 +25,7 @@ internal sealed class LogThrottle(TimeSpan interval)
         suppressed = 0;
         return false;
     }
+
+    /// <summary>How many were not logged since the last report, and starts counting afresh.</summary>
+    public long TakeSuppressed() => Interlocked.Exchange(ref _suppressed, 0);
 }
