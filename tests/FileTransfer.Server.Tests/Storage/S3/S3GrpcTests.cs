@@ -107,6 +107,62 @@ public sealed class S3GrpcTests(S3KestrelServer fixture) : IClassFixture<S3Kestr
     }
 
     [Fact]
+    public async Task An_Upload_Declared_Past_The_Size_Limit_Is_Refused_And_The_Previous_Version_Stays()
+    {
+        var kept = await GrpcTransfers.UploadAsync(_client, "grpc/too-big.bin", TestData.RandomBytes(100), 1024, TestTimeout.Token);
+
+        // The fixture's limit is 64 MiB: one byte more is refused before a byte goes to the store.
+        var error = await Assert.ThrowsAsync<RpcException>(() => GrpcTransfers.UploadAsync(
+            _client,
+            new FileMetadata { FileName = "grpc/too-big.bin", Size = (64 * 1024 * 1024) + 1, Overwrite = true },
+            TestData.RandomBytes(1000),
+            1024,
+            TestTimeout.Token));
+        var info = await _client.GetFileInfoAsync(new GetFileInfoRequest { FileName = "grpc/too-big.bin" }, cancellationToken: TestTimeout.Token);
+
+        Assert.Equal(StatusCode.ResourceExhausted, error.StatusCode);
+        Assert.Equal("FILE_TOO_LARGE", GrpcAssert.Reason(error));
+        Assert.Equal(kept.Metadata.Etag, info.Etag);
+        Assert.Equal(0, await S3Buckets.UploadsInProgressAsync(fixture.Client, fixture.Bucket));
+    }
+
+    [Fact]
+    public async Task An_Upload_The_Client_Abandons_After_A_Part_Went_To_The_Store_Leaves_The_Previous_Version_And_No_Multipart_Upload()
+    {
+        var kept = await GrpcTransfers.UploadAsync(_client, "grpc/abandoned.bin", TestData.RandomBytes(100), 1024, TestTimeout.Token);
+        using var cancel = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);
+        var call = _client.UploadFile(cancellationToken: cancel.Token);
+        await call.RequestStream.WriteAsync(new UploadFileRequest { Metadata = new FileMetadata { FileName = "grpc/abandoned.bin", Overwrite = true } }, TestTimeout.Token);
+        var chunk = TestData.RandomBytes(64 * 1024);
+
+        // More than the smallest part (8 MiB here): the server has started a multipart upload.
+        for (var sent = 0; sent < Multipart; sent += chunk.Length)
+        {
+            await call.RequestStream.WriteAsync(new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(chunk) }, TestTimeout.Token);
+        }
+
+        await WaitForAsync(async () => await S3Buckets.UploadsInProgressAsync(fixture.Client, fixture.Bucket) > 0);
+        await cancel.CancelAsync();
+        call.Dispose();
+
+        // The server notices the reset and aborts its multipart upload; nothing of it becomes visible.
+        await WaitForAsync(async () => await S3Buckets.UploadsInProgressAsync(fixture.Client, fixture.Bucket) == 0);
+        var info = await _client.GetFileInfoAsync(new GetFileInfoRequest { FileName = "grpc/abandoned.bin" }, cancellationToken: TestTimeout.Token);
+        Assert.Equal(kept.Metadata.Etag, info.Etag);
+        Assert.Equal(100, info.Size);
+    }
+
+    private static async Task WaitForAsync(Func<Task<bool>> condition)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (!await condition())
+        {
+            Assert.True(DateTime.UtcNow < deadline, "the condition did not hold within 20 s");
+            await Task.Delay(100, TestTimeout.Token);
+        }
+    }
+
+    [Fact]
     public async Task GetDownloadUrl_Is_Refused_With_A_Stable_Reason_When_Downloads_Are_Not_Redirected()
     {
         await GrpcTransfers.UploadAsync(_client, "grpc/no-url.bin", [1], 1024, TestTimeout.Token);
