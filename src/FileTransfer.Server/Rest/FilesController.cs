@@ -50,7 +50,6 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
     [ProducesResponseType<FileStreamResult>(StatusCodes.Status200OK, MediaTypeNames.Application.Octet)]
     [ProducesResponseType<FileStreamResult>(StatusCodes.Status206PartialContent, MediaTypeNames.Application.Octet)]
     [ProducesResponseType(StatusCodes.Status304NotModified)]
-    [ProducesResponseType(StatusCodes.Status307TemporaryRedirect)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
     [ProducesResponseType(StatusCodes.Status412PreconditionFailed)]
