@@ -50,4 +50,7 @@ public static class Failures
 
     public static FileTransferException Unavailable(string message, Exception? inner = null) =>
         new(ErrorReason.StorageUnavailable, message, inner);
+
+    public static FileTransferException DirectDownloadUnavailable() =>
+        new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");
 }

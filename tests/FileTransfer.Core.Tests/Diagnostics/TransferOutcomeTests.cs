@@ -26,6 +26,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
         [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
+        [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -27,6 +27,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
         [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
+        [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
