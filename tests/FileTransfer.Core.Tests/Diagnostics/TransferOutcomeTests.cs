@@ -24,7 +24,15 @@ public sealed class TransferOutcomeTests
         [ErrorReason.StorageUnavailable] = TransferOutcome.Failed,
         [ErrorReason.UploadIdle] = TransferOutcome.Aborted,
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
+        [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
+        [ErrorReason.UploadNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.UploadExpired] = TransferOutcome.Rejected,
+        [ErrorReason.UploadOffsetMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UploadBusy] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCompleted] = TransferOutcome.Rejected,
+        [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

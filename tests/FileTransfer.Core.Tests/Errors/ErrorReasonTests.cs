@@ -25,7 +25,15 @@ public sealed class ErrorReasonTests
         [ErrorReason.StorageUnavailable] = "STORAGE_UNAVAILABLE",
         [ErrorReason.UploadIdle] = "UPLOAD_IDLE",
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
+        [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
+        [ErrorReason.UploadNotFound] = "UPLOAD_NOT_FOUND",
+        [ErrorReason.UploadExpired] = "UPLOAD_EXPIRED",
+        [ErrorReason.UploadOffsetMismatch] = "UPLOAD_OFFSET_MISMATCH",
+        [ErrorReason.UploadBusy] = "UPLOAD_BUSY",
+        [ErrorReason.UploadCompleted] = "UPLOAD_COMPLETED",
+        [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
+        [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
