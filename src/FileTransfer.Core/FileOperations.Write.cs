@@ -50,9 +50,6 @@ public sealed partial class FileOperations
         return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
     }
 
-    /// <summary>A stored version as both protocols describe it (the content type from its name).</summary>
-    internal FileVersion DescribeStored(StoredObject stored) => Describe(stored);
-
     /// <summary>
     /// Verifies the upload's length and digest and makes it the current version of its name, if
     /// its preconditions still hold. Returns the stored version, its SHA-256, and whether it replaced a file.

@@ -45,6 +45,9 @@ public sealed partial class UploadSessions
     /// <summary>The limits of a session, as clients are told them (tus <c>Tus-Max-Size</c>, the draft's <c>Upload-Limit</c>).</summary>
     public TimeSpan Expiry => _options.Expiry;
 
+    /// <summary>How long <paramref name="session"/> has left before it expires (the draft's <c>max-age</c>).</summary>
+    public TimeSpan TimeLeft(UploadSession session) => session.ExpiresAt - Time.GetUtcNow();
+
     internal FileOperations Files { get; }
 
     internal TimeProvider Time { get; }
