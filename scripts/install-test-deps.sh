@@ -4,7 +4,7 @@
 # independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
 # python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
 # @grpc/proto-loader (`npm ci` in tests/interop/node, from its committed package-lock.json), and
-# Debian's chromium for the Swagger UI test, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
+# Debian's chromium for the Swagger UI test and the web page's tests, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
 # that scripts/ceph-rgw.sh starts for the S3 tests.
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
@@ -23,7 +23,9 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 # Prometheus' promtool lints the real /metrics output (Debian's prometheus package ships it).
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
-# Headless Chromium for the Swagger UI test (what a person sees in the browser).
+# Headless Chromium for the Swagger UI test and the web page's Playwright tests (what a person sees
+# in the browser). Playwright's driver and its Node.js come with the Microsoft.Playwright NuGet
+# package; the tests launch this chromium by its path, so no Playwright browser is downloaded.
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # A single-node Ceph RADOS Gateway, the real S3 engine of the S3 tests (what scripts/ceph-rgw.sh install does).
 command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)

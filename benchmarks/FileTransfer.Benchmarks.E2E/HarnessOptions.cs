@@ -1,46 +1,52 @@
 using System.Globalization;
+using FileTransfer.Benchmarks.E2E.Cases;
 
 namespace FileTransfer.Benchmarks.E2E;
 
 /// <summary>Command-line options; <c>--help</c> prints them.</summary>
 internal sealed class HarnessOptions
 {
-    public const string Usage = """
-        FileTransfer end-to-end benchmark: our server (started from its built dll) next to nginx, on loopback.
+    public static string Usage => $"""
+        FileTransfer end-to-end benchmark: our server as shipped (started from its built dll) next to nginx
+        (access_log off and on), the published gRPC services and a Python grpcio server, on loopback.
+        The whole run, with the machine check and the report folder: bash benchmarks/run.sh
 
-          --size SIZE              large-file size for cases 1, 2 and uploads (default 1GiB; units B, KiB, MiB, GiB, KB, MB, GB)
-          --runs N                 measured runs per case after one verified warm-up (default 5)
-          --cases LIST             comma list of: download, nginx, upload, small, concurrency, grpc, sweep, unary (default all)
-                                   grpc: DownloadFile (product and "gRPC naive") and UploadFile next to REST HTTP/1.1 and HTTP/2,
-                                   all from this process; sweep: gRPC chunk sizes; unary: GetFileInfo calls on one channel
-          --concurrent N           simultaneous transfers in the concurrency case (default 64)
-          --concurrent-size SIZE   size of each of them (default 256MiB)
+          --size SIZE              large file of cases 1-4 and 8 (default 1GiB; units B, KiB, MiB, GiB, KB, MB, GB)
+          --table-size SIZE        file of the published table, case 7 (default 4GiB)
+          --runs N                 measured runs per case after one verified warm-up, round-robin (default 5; fewer is not a result)
+          --cases LIST             comma list of (default all):
+        {string.Join('\n', CaseCatalog.All.Select(c => $"                                     {c.Name,-12} {c.Description}"))}
+          --concurrent LIST        simultaneous downloads of case 6 (default 64,256)
+          --concurrent-uploads N   simultaneous uploads of case 6 (default 64)
+          --concurrent-size SIZE   size of each of them (default 64MiB)
           --small-seconds N        duration of each small-file load run (default 5)
-          --grpc-upload-chunk SIZE chunk size the gRPC upload client sends (default 32KiB, the contract's default)
-          --grpc-client-window SIZE  fixed HTTP/2 initial stream window of the gRPC client (default: SocketsHttpHandler's dynamic window)
+          --fixed-rate N           requests per second of the fixed-rate small-file runs (default 2000)
+          --max-load X             1-minute load average above which the report says the machine was not quiet (default 1.0)
+          --grpc-upload-chunk SIZE chunk size the harness's gRPC upload client sends (default 32KiB, the contract's default)
+          --grpc-client-window SIZE  fixed HTTP/2 initial stream window of the harness's gRPC client (default: dynamic)
           --sweep-chunks LIST      chunk sizes of the sweep (default 16B,32B,...,4MiB in powers of two)
           --sweep-size SIZE        largest file of the sweep (default 256MiB)
           --sweep-messages N       the sweep's file for chunk size C is min(sweep-size, C × N) bytes (default 65536)
-          --sweep-server DLL       serve the sweep's downloads from another build of the server; the product refuses
-                                   Grpc:ChunkSizeBytes below 1 KiB, so download sizes below it run only with a build
-                                   that accepts them (commit e989fca); without it they are skipped, uploads still run
+          --sweep-server DLL       serve the sweep's downloads from another build of the server (one that accepts chunks below 1 KiB)
           --unary-calls N          GetFileInfo calls per measured run of the unary case (default 100000)
-          --server-env KEY=VALUE   extra environment for our server, repeatable
-          --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable:
-                                   its rows sit next to ours in cases 1, 2, 3, 5, 7, 8 and 10, measured in the same run (before/after rows)
-          --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change,
-                                   built in a second worktree), with the --baseline-env settings if any
-          --out DIR                write report.md, results.dat and results.png there (default: print only)
+          --server-env KEY=VALUE   extra environment for our server, repeatable (the report lists it as a deviation from shipped)
+          --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable
+          --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change)
+          --out DIR                write report.md, runs.csv, peers/, logs/ and the charts there (default: print the report only)
           --work DIR               where test files and server roots go (default: a new folder under /tmp)
-          --smoke                  tiny files, one run, no load tools' durations: proves every case completes with correct bytes
+          --smoke                  tiny files, one run: proves every case completes with correct bytes (CI); not a result
         """;
 
     public long Size { get; private set; } = 1L << 30;
+    public long TableSize { get; private set; } = 4L << 30;
     public int Runs { get; private set; } = 5;
-    public HashSet<string> Cases { get; private set; } = ["download", "nginx", "upload", "small", "concurrency", "grpc", "sweep", "unary"];
-    public int Concurrent { get; private set; } = 64;
-    public long ConcurrentSize { get; private set; } = 256L << 20;
+    public HashSet<string> Cases { get; private set; } = [.. CaseCatalog.All.Select(c => c.Name)];
+    public IReadOnlyList<int> ConcurrentCounts { get; private set; } = [64, 256];
+    public int ConcurrentUploads { get; private set; } = 64;
+    public long ConcurrentSize { get; private set; } = 64L << 20;
     public int SmallSeconds { get; private set; } = 5;
+    public double FixedRate { get; private set; } = 2000;
+    public double MaxLoad { get; private set; } = 1.0;
     public int GrpcUploadChunk { get; private set; } = 32 * 1024;
     public int? GrpcClientWindow { get; private set; }
     public IReadOnlyList<int> SweepChunks { get; private set; } = [.. Enumerable.Range(4, 19).Select(power => 1 << power)];
@@ -56,6 +62,9 @@ internal sealed class HarnessOptions
     public bool Smoke { get; private set; }
     public IReadOnlyList<string> CommandLine { get; private set; } = [];
 
+    /// <summary>The least number of runs whose spread the report judges a target by.</summary>
+    public const int MinimumRuns = 5;
+
     public static HarnessOptions Parse(string[] args)
     {
         var options = new HarnessOptions { CommandLine = args };
@@ -65,11 +74,15 @@ internal sealed class HarnessOptions
             switch (args[i])
             {
                 case "--size": options.Size = ParseSize(Next()); break;
-                case "--runs": options.Runs = int.Parse(Next(), CultureInfo.InvariantCulture); break;
+                case "--table-size": options.TableSize = ParseSize(Next()); break;
+                case "--runs": options.Runs = Math.Max(1, int.Parse(Next(), CultureInfo.InvariantCulture)); break;
                 case "--cases": options.Cases = [.. Next().Split(',', StringSplitOptions.RemoveEmptyEntries)]; break;
-                case "--concurrent": options.Concurrent = int.Parse(Next(), CultureInfo.InvariantCulture); break;
+                case "--concurrent": options.ConcurrentCounts = [.. Next().Split(',', StringSplitOptions.RemoveEmptyEntries).Select(c => int.Parse(c, CultureInfo.InvariantCulture))]; break;
+                case "--concurrent-uploads": options.ConcurrentUploads = int.Parse(Next(), CultureInfo.InvariantCulture); break;
                 case "--concurrent-size": options.ConcurrentSize = ParseSize(Next()); break;
                 case "--small-seconds": options.SmallSeconds = int.Parse(Next(), CultureInfo.InvariantCulture); break;
+                case "--fixed-rate": options.FixedRate = double.Parse(Next(), CultureInfo.InvariantCulture); break;
+                case "--max-load": options.MaxLoad = double.Parse(Next(), CultureInfo.InvariantCulture); break;
                 case "--grpc-upload-chunk": options.GrpcUploadChunk = (int)ParseSize(Next()); break;
                 case "--grpc-client-window": options.GrpcClientWindow = (int)ParseSize(Next()); break;
                 case "--sweep-chunks": options.SweepChunks = [.. Next().Split(',', StringSplitOptions.RemoveEmptyEntries).Select(c => (int)ParseSize(c))]; break;
@@ -87,14 +100,23 @@ internal sealed class HarnessOptions
             }
         }
 
+        var unknown = options.Cases.Where(c => CaseCatalog.All.All(k => k.Name != c)).ToList();
+        if (unknown.Count > 0)
+        {
+            throw new ArgumentException($"Unknown case(s) {string.Join(", ", unknown)}; known: {string.Join(", ", CaseCatalog.All.Select(c => c.Name))}");
+        }
+
         if (options.Smoke)
         {
-            // Small enough for CI (well under a minute), large enough to span many read chunks and frames.
+            // Small enough for CI, large enough to span many read chunks and frames.
             options.Size = Math.Min(options.Size, 3L * 1024 * 1024 + 12345);
+            options.TableSize = Math.Min(options.TableSize, options.Size);
             options.ConcurrentSize = Math.Min(options.ConcurrentSize, 1L << 20);
-            options.Concurrent = Math.Min(options.Concurrent, 8);
+            options.ConcurrentCounts = [.. options.ConcurrentCounts.Select(c => Math.Min(c, 8)).Distinct()];
+            options.ConcurrentUploads = Math.Min(options.ConcurrentUploads, 8);
             options.Runs = 1;
             options.SmallSeconds = 1;
+            options.FixedRate = Math.Min(options.FixedRate, 200);
             // The sweep's ends (16 B for uploads, 1 KiB for the product's downloads) and the default,
             // each on a file of at most 256 messages.
             options.SweepChunks = [.. options.SweepChunks.Where(c => c is 16 or 1024 or 32 * 1024 or 4 * 1024 * 1024)];

@@ -4,8 +4,8 @@ using Grpc.Core;
 
 namespace FileTransfer.Benchmarks.NaiveGrpc;
 
-/// <summary>Where the files are and how large each chunk is.</summary>
-internal sealed record NaiveOptions(string RootPath, int ChunkSizeBytes);
+/// <summary>Where the files are, how large each chunk is, and which of the two published services to map.</summary>
+internal sealed record NaiveOptions(string RootPath, int ChunkSizeBytes, bool Optimized);
 
 /// <summary>
 /// DownloadFile written the naive way the published table measured: a new buffer for every call
@@ -17,12 +17,7 @@ internal sealed class NaiveFileService(NaiveOptions options) : FileService.FileS
 {
     public override async Task DownloadFile(DownloadFileRequest request, IServerStreamWriter<DownloadFileResponse> responseStream, ServerCallContext context)
     {
-        var path = Path.GetFullPath(Path.Combine(options.RootPath, request.FileName));
-        if (!path.StartsWith(options.RootPath + Path.DirectorySeparatorChar, StringComparison.Ordinal) || !File.Exists(path))
-        {
-            throw new RpcException(new Status(StatusCode.NotFound, "No such file."));
-        }
-
+        var path = Resolve(options, request.FileName);
         await using var file = File.OpenRead(path);
         await responseStream.WriteAsync(new DownloadFileResponse
         {
@@ -35,5 +30,14 @@ internal sealed class NaiveFileService(NaiveOptions options) : FileService.FileS
         {
             await responseStream.WriteAsync(new DownloadFileResponse { Chunk = ByteString.CopyFrom(buffer, 0, read) }, context.CancellationToken);
         }
+    }
+
+    /// <summary>The file's path under the root, or NOT_FOUND.</summary>
+    public static string Resolve(NaiveOptions options, string name)
+    {
+        var path = Path.GetFullPath(Path.Combine(options.RootPath, name));
+        return path.StartsWith(options.RootPath + Path.DirectorySeparatorChar, StringComparison.Ordinal) && File.Exists(path)
+            ? path
+            : throw new RpcException(new Status(StatusCode.NotFound, "No such file."));
     }
 }

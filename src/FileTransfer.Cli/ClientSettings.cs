@@ -1,3 +1,4 @@
+using System.Security.Cryptography.X509Certificates;
 using FileTransfer.Client;
 
 namespace FileTransfer.Cli;
@@ -13,6 +14,12 @@ internal sealed record ClientSettings(Uri? Server, FileTransferProtocol Protocol
     public const string Rest = "rest";
     public const string Grpc = "grpc";
 
+    /// <summary><c>--cacert</c>: the only certificates an https:// server's certificate may chain to.</summary>
+    public X509Certificate2Collection? TrustedCertificates { get; init; }
+
+    /// <summary><c>--insecure</c>: any server certificate is accepted.</summary>
+    public bool AcceptAnyServerCertificate { get; init; }
+
     /// <summary>The library's options for these settings.</summary>
     public FileTransferClientOptions ToOptions(int? uploadChunkSize = null)
     {
@@ -22,6 +29,8 @@ internal sealed record ClientSettings(Uri? Server, FileTransferProtocol Protocol
             ServerAddress = Server,
             ApiKey = ApiKey,
             HttpVersion = HttpVersion,
+            TrustedCertificates = TrustedCertificates,
+            AcceptAnyServerCertificate = AcceptAnyServerCertificate,
         };
         if (uploadChunkSize is { } chunk)
         {

@@ -27,7 +27,7 @@ public sealed class FileTransferClient : IDisposable
     private readonly FileTransferClientOptions _options;
 
     /// <summary>A client with its own connections, tuned for large transfers (HTTP/2 windows, keep-alive pings).</summary>
-    /// <param name="options">Protocol, server, API key and transfer settings.</param>
+    /// <param name="options">Protocol, server, API key, TLS and transfer settings.</param>
     public FileTransferClient(FileTransferClientOptions options)
         : this(options, null)
     {
@@ -39,7 +39,8 @@ public sealed class FileTransferClient : IDisposable
     /// <see cref="HttpClient.Timeout"/>, or transfers longer than the timeout fail.
     /// </summary>
     /// <param name="httpClient">The connections to use.</param>
-    /// <param name="options">Protocol, server, API key and transfer settings.</param>
+    /// <param name="options">Protocol, server, API key and transfer settings; not the TLS settings, which belong to <paramref name="httpClient"/>'s handler.</param>
+    /// <exception cref="ArgumentException"><see cref="FileTransferClientOptions.TrustedCertificates"/> or <see cref="FileTransferClientOptions.AcceptAnyServerCertificate"/> is set.</exception>
     public FileTransferClient(HttpClient httpClient, FileTransferClientOptions options)
         : this(options, httpClient ?? throw new ArgumentNullException(nameof(httpClient)))
     {
@@ -194,20 +195,27 @@ public sealed class FileTransferClient : IDisposable
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
+        if (httpClient is not null && options.ConfiguresTls)
+        {
+            throw new ArgumentException(
+                "TrustedCertificates and AcceptAnyServerCertificate apply to the client's own connections: with an HttpClient of yours, configure its handler's SslOptions instead.",
+                nameof(options));
+        }
+
         var address = options.EffectiveAddress;
         if (options.Protocol == FileTransferProtocol.Rest)
         {
-            return new RestTransport(httpClient ?? HttpHandlers.CreateClient(), address, options.ApiKey, options.HttpVersion, ownsClient: httpClient is null);
+            return new RestTransport(httpClient ?? HttpHandlers.CreateClient(options), address, options.ApiKey, options.HttpVersion, ownsClient: httpClient is null);
         }
 
-        var channel = GrpcChannel.ForAddress(address, ChannelOptions(httpClient));
+        var channel = GrpcChannel.ForAddress(address, ChannelOptions(options, httpClient));
         return new GrpcTransport(new FileService.FileServiceClient(channel), address, options.ApiKey, channel);
     }
 
-    private static GrpcChannelOptions ChannelOptions(HttpClient? httpClient) => new()
+    private static GrpcChannelOptions ChannelOptions(FileTransferClientOptions options, HttpClient? httpClient) => new()
     {
         HttpClient = httpClient,
-        HttpHandler = httpClient is null ? HttpHandlers.Create() : null,
+        HttpHandler = httpClient is null ? HttpHandlers.Create(options) : null,
         DisposeHttpClient = httpClient is null,
         MaxReceiveMessageSize = MaxReceiveMessageSize,
     };

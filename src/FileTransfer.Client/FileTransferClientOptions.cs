@@ -1,3 +1,5 @@
+using System.Security.Cryptography.X509Certificates;
+
 namespace FileTransfer.Client;
 
 /// <summary>Settings of a <see cref="FileTransferClient"/>. Every property has a working default.</summary>
@@ -31,6 +33,22 @@ public sealed class FileTransferClientOptions
     /// gRPC always uses HTTP/2.
     /// </summary>
     public Version? HttpVersion { get; set; }
+
+    /// <summary>
+    /// <c>https://</c> only: the certificates the server's certificate must chain to, instead of the
+    /// system's trusted roots: a private CA's certificate, or a self-signed server certificate
+    /// itself. The server's name must still match its certificate. Null: the system's trusted roots.
+    /// Applies to the connections the client opens itself, not to an <see cref="HttpClient"/> it is given.
+    /// </summary>
+    public X509Certificate2Collection? TrustedCertificates { get; set; }
+
+    /// <summary>
+    /// <c>https://</c> only: accept whatever certificate the server presents (curl's <c>-k</c>). The
+    /// connection is still encrypted, but the server is not authenticated: anyone in between can pose
+    /// as it and read the API key. For tests and first trials only; prefer <see cref="TrustedCertificates"/>.
+    /// Applies to the connections the client opens itself, not to an <see cref="HttpClient"/> it is given.
+    /// </summary>
+    public bool AcceptAnyServerCertificate { get; set; }
 
     /// <summary>Bytes per upload message (gRPC) or per read of the local file (REST): 1 B to 4 MiB, default 64 KiB.</summary>
     public int UploadChunkSize { get; set; } = 64 * 1024;
@@ -75,11 +93,19 @@ public sealed class FileTransferClientOptions
             throw new ArgumentException($"The HTTP version must be 1.1 or 2.0, not {version}.", nameof(HttpVersion));
         }
 
+        if (AcceptAnyServerCertificate && TrustedCertificates is not null)
+        {
+            throw new ArgumentException("AcceptAnyServerCertificate and TrustedCertificates exclude each other: accepting any certificate trusts none in particular.");
+        }
+
         if (MaxRetries < 0 || RetryDelay < TimeSpan.Zero || StallTimeout <= TimeSpan.Zero || ListPageSize < 0)
         {
             throw new ArgumentException("MaxRetries, RetryDelay and ListPageSize must not be negative, and StallTimeout must be positive.");
         }
     }
+
+    /// <summary>True when TLS settings are given that only the client's own connections can apply.</summary>
+    internal bool ConfiguresTls => TrustedCertificates is not null || AcceptAnyServerCertificate;
 
     internal FileTransferClientOptions Clone() => (FileTransferClientOptions)MemberwiseClone();
 }

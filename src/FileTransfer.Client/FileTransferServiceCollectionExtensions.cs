@@ -19,7 +19,7 @@ public static class FileTransferServiceCollectionExtensions
     /// <c>IHttpClientFactory</c> for REST, <c>Grpc.Net.ClientFactory</c> for gRPC.
     /// </summary>
     /// <param name="services">The service collection.</param>
-    /// <param name="configure">Sets the protocol, server, API key and transfer settings; validated when the first client is created.</param>
+    /// <param name="configure">Sets the protocol, server, API key, TLS and transfer settings; validated when the first client is created.</param>
     /// <returns>The service collection.</returns>
     public static IServiceCollection AddFileTransferClient(this IServiceCollection services, Action<FileTransferClientOptions> configure)
     {
@@ -30,12 +30,12 @@ public static class FileTransferServiceCollectionExtensions
             .Validate(IsValid, "FileTransferClientOptions has a setting out of range (see FileTransferClientOptions.Validate).");
 
         services.AddHttpClient(HttpClientName)
-            .ConfigurePrimaryHttpMessageHandler(HttpHandlers.Create)
+            .ConfigurePrimaryHttpMessageHandler(HandlerFor)
             .ConfigureHttpClient(client => client.Timeout = Timeout.InfiniteTimeSpan);
 
         services.AddGrpcClient<FileService.FileServiceClient>((provider, factory) =>
                 factory.Address = provider.GetRequiredService<IOptions<FileTransferClientOptions>>().Value.EffectiveAddress)
-            .ConfigurePrimaryHttpMessageHandler(HttpHandlers.Create)
+            .ConfigurePrimaryHttpMessageHandler(HandlerFor)
             .ConfigureChannel(channel => channel.MaxReceiveMessageSize = FileTransferClient.MaxReceiveMessageSize);
 
         services.TryAddTransient(provider =>
@@ -49,6 +49,10 @@ public static class FileTransferServiceCollectionExtensions
         });
         return services;
     }
+
+    // The options' TLS settings (trusted certificates, accepting any) go into every handler the factories build.
+    private static SocketsHttpHandler HandlerFor(IServiceProvider provider) =>
+        HttpHandlers.Create(provider.GetRequiredService<IOptions<FileTransferClientOptions>>().Value);
 
     private static bool IsValid(FileTransferClientOptions options)
     {

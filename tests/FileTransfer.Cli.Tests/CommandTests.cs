@@ -136,6 +136,18 @@ public sealed class CommandTests : IDisposable
         Assert.StartsWith("filetransfer: ", result.Error, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("videos/", "'videos/' names a folder, not a file: download takes a file's name (filetransfer ls videos/ lists the files in it).")]
+    [InlineData("", "The file name is empty: download takes the name of a file on the server, e.g. videos/big.bin.")]
+    public async Task Download_Of_A_Folder_Or_An_Empty_Name_Is_A_Usage_Error(string name, string message)
+    {
+        var result = await Tool.RunAsync("download", name, "--server", Http1);
+
+        Assert.True(result.ExitCode == 2, result.ToString());
+        Assert.Contains($"filetransfer: {message}", result.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("unexpected", result.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Server_Refusing_The_Name_Exits_2_With_Its_Detail()
     {

@@ -96,6 +96,25 @@ public sealed class ProcessTests : IAsyncLifetime
         Assert.DoesNotContain('\u001b', download.Error);
     }
 
+    [Fact]
+    public async Task Dash_Pipes_Standard_Input_Up_And_The_File_Down_To_Standard_Output()
+    {
+        var source = System.Security.Cryptography.RandomNumberGenerator.GetBytes(3_000_000);
+        var environment = new Dictionary<string, string> { ["FILETRANSFER_API_KEY"] = ExternalTool.ApiKey };
+        var server = _server.Http1.ToString();
+
+        var upload = await Tool.RunProcessWithPipesAsync(_local.RootPath, environment, source, "upload", "-", "pipes/db.dump", "--server", server);
+        var download = await Tool.RunProcessWithPipesAsync(_local.RootPath, environment, [], "download", "pipes/db.dump", "-o", "-", "--server", server);
+
+        Assert.True(upload.ExitCode == 0, upload.ToString());
+        Assert.Equal(source, await File.ReadAllBytesAsync(_serverStorage.PathOf("pipes/db.dump"), TestTimeout.Token));
+        Assert.True(download.ExitCode == 0, download.ToString());
+        // Standard output holds the file and nothing else; progress and notes went to standard error.
+        Assert.Equal(source, download.OutputBytes);
+        Assert.Contains("db.dump: 2.9 MiB done in", download.Error, StringComparison.Ordinal);
+        Assert.Empty(_local.Files());
+    }
+
     public async Task DisposeAsync()
     {
         await _server.DisposeAsync();

@@ -68,6 +68,37 @@ public sealed class UploadCommandTests : IDisposable
         Assert.DoesNotContain("big.bin", _server.Storage.Files());
     }
 
+    [Theory]
+    [InlineData("key", 4)]
+    [InlineData("no-overwrite", 8)]
+    [InlineData("too-large", 5)]
+    [InlineData("folder", 8)]
+    public async Task Upload_Of_40_MiB_The_Server_Refuses_Exits_With_Its_Status_Not_7(string refusal, int exitCode)
+    {
+        // Larger than Kestrel drains: the server answers before it reads the body and closes the connection.
+        _local.Write("big.bin", new byte[40 * 1024 * 1024]);
+        _server.Storage.WriteRandom("refused/big.bin", 10);
+        _server.Storage.WriteRandom("refused/folder/inside.bin", 10);
+        if (refusal == "too-large")
+        {
+            _server.With("Storage:MaxFileSizeBytes", (20 * 1024 * 1024).ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        string[] args = refusal switch
+        {
+            "key" => ["--api-key", "wrong-key-0123456789abcdefghijklmnop"],
+            "no-overwrite" => ["--no-overwrite"],
+            _ => [],
+        };
+        var name = refusal == "folder" ? "refused/folder" : "refused/big.bin";
+
+        var result = await Tool.RunAsync(["upload", _local.PathOf("big.bin"), name, "--server", Http1, .. args]);
+
+        Assert.True(result.ExitCode == exitCode, result.ToString());
+        Assert.DoesNotContain("Broken pipe", result.Error, StringComparison.Ordinal);
+        Assert.Equal(10, new FileInfo(_server.Storage.PathOf("refused/big.bin")).Length);
+    }
+
     [Fact]
     public async Task Upload_Of_A_Missing_Local_File_Exits_3()
     {

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Security.Cryptography;
 using System.Text;
 using FileTransfer.Server.Tests.Infrastructure;
 
@@ -89,6 +90,19 @@ public sealed class RestRequestTests
         Assert.Equal(HttpMethod.Put, request.Method);
         Assert.Equal("sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:", string.Join(",", request.Headers.GetValues("Content-Digest")));
         Assert.Equal("*", request.Headers.IfNoneMatch.ToString());
+        Assert.Null(request.Headers.ExpectContinue);
+    }
+
+    [Fact]
+    public async Task Upload_With_A_Body_Waits_For_100_Continue()
+    {
+        var handler = new RecordingHandler();
+        using var client = Create(handler, "http://h/");
+
+        // The handler answers as for an empty file: the digest given is the empty file's, which it reports back.
+        await client.UploadAsync("up.bin", new MemoryStream(new byte[10]), new UploadOptions { Sha256 = SHA256.HashData([]) }, cancellationToken: TestTimeout.Token);
+
+        Assert.True(handler.Requests[0].Headers.ExpectContinue);
     }
 
     private static FileTransferClient Create(RecordingHandler handler, string server, Version? version = null) =>

@@ -281,10 +281,5 @@ public sealed class TransferTests : IDisposable
             }
         }
     }
-
-    /// <summary>A stream read once from start to end, like a pipe.</summary>
-    private sealed class ForwardOnlyStream(byte[] bytes) : MemoryStream(bytes)
-    {
-        public override bool CanSeek => false;
-    }
 }
+

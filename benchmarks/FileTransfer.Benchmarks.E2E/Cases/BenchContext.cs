@@ -15,20 +15,39 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     public string WorkDirectory { get; } = workDirectory;
 
+    /// <summary>The repository this harness was built from (where FileTransfer.sln is).</summary>
+    public string Repository { get; } = Builds.Repository();
+
     public OurServer Ours { get; set; } = null!;
 
+    /// <summary>nginx with <c>access_log off</c>.</summary>
     public NginxServer? Nginx { get; set; }
+
+    /// <summary>nginx with a buffered access log.</summary>
+    public NginxServer? NginxLog { get; set; }
 
     /// <summary>A second copy of our server with <c>--baseline-env</c> settings, for before/after rows; usually null.</summary>
     public OurServer? Baseline { get; set; }
 
-    /// <summary>The "gRPC naive" baseline service (benchmarks/FileTransfer.Benchmarks.NaiveGrpc), started for the gRPC cases.</summary>
+    /// <summary>The published "gRPC naive" service (benchmarks/FileTransfer.Benchmarks.NaiveGrpc), started for the gRPC cases.</summary>
     public OurServer? Naive { get; set; }
+
+    /// <summary>The published "gRPC optimized" service (the same project, Naive__Mode=optimized).</summary>
+    public OurServer? Optimized { get; set; }
+
+    /// <summary>The gRPC reference server in another stack (Python grpcio, C-core); null with <see cref="PythonMissing"/> set when it cannot run.</summary>
+    public PythonGrpcServer? Python { get; set; }
 
     /// <summary>Why nginx is not there, when it is not.</summary>
     public string? NginxMissing { get; set; }
 
+    /// <summary>Why the Python reference server is not there, when it is not.</summary>
+    public string? PythonMissing { get; set; }
+
     public TestFile Large { get; set; } = null!;
+
+    /// <summary>The file of the published 4 GB table (<c>--table-size</c>); the large file when the sizes agree.</summary>
+    public TestFile Table { get; set; } = null!;
 
     public TestFile Concurrent { get; set; } = null!;
 
@@ -39,20 +58,18 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <summary>Where the test files are generated before they are linked into the servers' roots.</summary>
     public string FilesDirectory => Path.Combine(WorkDirectory, "files");
 
-    /// <summary>Our server's root (also the naive service's and the sweep servers').</summary>
+    /// <summary>Our server's root (also the published services', the Python server's and the sweep servers').</summary>
     public string OursRoot => Path.Combine(WorkDirectory, "ours-root");
 
     /// <summary>The file's name as the gRPC contract names it (relative to the storage root).</summary>
     public static string GrpcName(TestFile file) => $"{Folder}/{file.Name}";
-
-    /// <summary>Set once a probe PUT shows whether this build of our server accepts uploads.</summary>
-    public string? UploadsMissing { get; set; }
 
     public static string Size(long bytes) => bytes switch
     {
         >= 1L << 30 when bytes % (1L << 30) == 0 => $"{bytes >> 30} GiB",
         >= 1L << 20 when bytes % (1L << 20) == 0 => $"{bytes >> 20} MiB",
         >= 1L << 10 when bytes % (1L << 10) == 0 => $"{bytes >> 10} KiB",
+        >= 1_000_000_000 when bytes % 1_000_000_000 == 0 => $"{bytes / 1_000_000_000} GB",
         _ => $"{bytes} B",
     };
 
@@ -61,19 +78,70 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     public Uri Url(ServerUnderTest server, bool http2, TestFile file) => server.FileUrl(http2, $"{Folder}/{file.Name}");
 
-    /// <summary>Both servers by name; nginx is null when it could not be started.</summary>
-    public IEnumerable<(string Name, ServerUnderTest? Server)> BothServers => [("ours", Ours), ("nginx", Nginx)];
+    /// <summary>The HTTP servers by name: ours and both nginx; nginx is null when it could not be started.</summary>
+    public IEnumerable<(string Name, ServerUnderTest? Server)> HttpServers => [("ours", Ours), (NginxServer.Plain, Nginx), (NginxServer.Logging, NginxLog)];
 
-    /// <summary>Ours, the baseline copy when there is one, and nginx: for the download cases.</summary>
+    /// <summary>Ours, the baseline copy when there is one, and both nginx: for the large-file cases.</summary>
     public IEnumerable<(string Name, ServerUnderTest? Server)> DownloadServers =>
-        Baseline is null ? BothServers : [("ours", Ours), (Baseline.Name, Baseline), ("nginx", Nginx)];
+        Baseline is null ? HttpServers : [("ours", Ours), (Baseline.Name, Baseline), (NginxServer.Plain, Nginx), (NginxServer.Logging, NginxLog)];
 
-    /// <summary>Queues a case against <paramref name="server"/>, or records why nginx is not there.</summary>
+    /// <summary>Every server a case may run against, for the report's peers/ and logs/ folders.</summary>
+    public IEnumerable<ServerUnderTest> AllServers =>
+        new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog }.OfType<ServerUnderTest>();
+
+    /// <summary>Starts a copy of the product from <paramref name="dll"/> with <c>--server-env</c>, then <paramref name="extra"/>.</summary>
+    public Task<OurServer> StartOursAsync(string name, string dll, IReadOnlyDictionary<string, string> extra)
+    {
+        var environment = new Dictionary<string, string>(Options.ServerEnvironment);
+        foreach (var (key, value) in extra)
+        {
+            environment[key] = value;
+        }
+
+        return OurServer.StartProductAsync(name, dll, OursRoot, environment);
+    }
+
+    /// <summary>
+    /// Starts ours (and ours-before) afresh, so that a case's memory figures start from a new process
+    /// that only the case's own warm-up has run in, whatever cases ran before it.
+    /// </summary>
+    public async Task RestartOursAsync()
+    {
+        KeepLog(Ours);
+        await Ours.DisposeAsync();
+        Ours = await OurServer.StartProductAsync("ours", Builds.ServerDll(), OursRoot, Options.ServerEnvironment);
+        if (Baseline is not null)
+        {
+            KeepLog(Baseline);
+            await Baseline.DisposeAsync();
+            Baseline = await StartOursAsync("ours-before", Options.BaselineServer ?? Builds.ServerDll(), Options.BaselineEnvironment);
+        }
+    }
+
+    /// <summary>What the earlier processes of a restarted server logged, by server name.</summary>
+    public Dictionary<string, System.Text.StringBuilder> EarlierLogs { get; } = [];
+
+    private void KeepLog(ServerUnderTest server)
+    {
+        if (!EarlierLogs.TryGetValue(server.Name, out var log))
+        {
+            EarlierLogs[server.Name] = log = new();
+        }
+
+        log.Append(server.Log()).Append("---- restarted ----\n");
+    }
+
+    /// <summary>Queues a case against <paramref name="server"/>, or records why its server is not there.</summary>
     public void Plan(CaseResult result, ServerUnderTest? server, Func<ServerUnderTest, Func<bool, Task<Transfer>>> transfer)
     {
         if (server is null)
         {
-            Measurer.Skip(result, NginxMissing ?? "nginx not started");
+            Measurer.Skip(result, result.Server switch
+            {
+                PythonGrpcServer.ServerName => PythonMissing ?? "not started",
+                NginxServer.Plain or NginxServer.Logging => NginxMissing ?? "nginx not started",
+                _ => "not started",
+            });
             return;
         }
 

@@ -4,16 +4,18 @@ using FileTransfer.Benchmarks.E2E.Reporting;
 
 namespace FileTransfer.Benchmarks.E2E.Cases;
 
-/// <summary>
-/// Case 1: REST HTTP/1.1 vs HTTP/2 download of the large file with the same .NET client code.
-/// Case 2: the same file from nginx (sendfile) next to ours, with curl and h2load as neutral clients.
-/// </summary>
-internal static class DownloadCases
+/// <summary>Case 1: REST HTTP/1.1 vs HTTP/2 download of the large file with the same .NET client code, from ours and both nginx.</summary>
+internal sealed class DotnetDownloadCase : IBenchmarkCase
 {
-    public const string DotnetGroup = "1. Large download, .NET HttpClient";
-    public const string NeutralGroup = "2. Large download, neutral clients (ours vs nginx sendfile)";
+    public const string Group = "1. Large download, .NET HttpClient";
 
-    public static async Task RunDotnetAsync(BenchContext context)
+    public string Name => "download";
+
+    public int Order => 10;
+
+    public string Description => "the large file with HttpClient over HTTP/1.1 and HTTP/2, ours and both nginx";
+
+    public async Task RunAsync(BenchContext context)
     {
         var file = context.Large;
         using var http1Client = new DotnetClient(http2: false);
@@ -23,7 +25,7 @@ internal static class DownloadCases
             foreach (var http2 in new[] { false, true })
             {
                 var client = http2 ? http2Client : http1Client;
-                var result = new CaseResult(DotnetGroup, $"download {BenchContext.Size(file.Size)}", name, client.Protocol, ".NET HttpClient");
+                var result = new CaseResult(Group, $"download {BenchContext.Size(file.Size)}", name, client.Protocol, ".NET HttpClient");
                 context.Plan(result, server, s => async verify =>
                 {
                     var (bytes, sha) = await client.DownloadAsync(context.Url(s, http2, file), verify);
@@ -36,8 +38,20 @@ internal static class DownloadCases
 
         await context.Measurer.RunPlannedAsync();
     }
+}
 
-    public static async Task RunNeutralAsync(BenchContext context)
+/// <summary>Case 2: the large file from ours and both nginx (sendfile) with curl and h2load as neutral clients.</summary>
+internal sealed class NeutralDownloadCase : IBenchmarkCase
+{
+    public const string Group = "2. Large download, neutral clients (ours vs nginx sendfile)";
+
+    public string Name => "nginx";
+
+    public int Order => 20;
+
+    public string Description => "the large file with curl (HTTP/1.1, h2c) and h2load, ours and both nginx";
+
+    public async Task RunAsync(BenchContext context)
     {
         var file = context.Large;
         var label = $"download {BenchContext.Size(file.Size)}";
@@ -45,11 +59,11 @@ internal static class DownloadCases
         {
             foreach (var http2 in new[] { false, true })
             {
-                var curl = new CaseResult(NeutralGroup, label, name, http2 ? "HTTP/2" : "HTTP/1.1", "curl");
+                var curl = new CaseResult(Group, label, name, http2 ? "HTTP/2" : "HTTP/1.1", "curl");
                 context.Plan(curl, server, s => verify => CurlAsync(context, s, http2, verify));
             }
 
-            var h2load = new CaseResult(NeutralGroup, label, name, "HTTP/2", "h2load");
+            var h2load = new CaseResult(Group, label, name, "HTTP/2", "h2load");
             context.Plan(h2load, server, s => async verify =>
             {
                 if (verify)

@@ -12,13 +12,22 @@ namespace FileTransfer.Benchmarks.E2E.Cases;
 /// (<c>--sweep-messages</c> chunks at most) so that the sweep ends; every size runs round-robin
 /// with all the others, so that the machine's drift spreads over the whole curve.
 /// </summary>
-internal static class GrpcChunkSweep
+internal sealed class GrpcChunkSweep : IBenchmarkCase
 {
     public const string Group = "9. gRPC chunk-size sweep";
     private const string Target = "sweep-upload.bin";
 
-    public static async Task RunAsync(BenchContext context, Func<string, IReadOnlyDictionary<string, string>, Task<OurServer>> startOurs)
+    public string Name => "sweep";
+
+    public int Order => 90;
+
+    public string Description => "gRPC DownloadFile and UploadFile at chunk sizes 16 B ... 4 MiB (ours; one server copy per download chunk size)";
+
+    public async Task RunAsync(BenchContext context)
     {
+        Task<OurServer> StartOurs(string name, IReadOnlyDictionary<string, string> extra) =>
+            context.StartOursAsync(name, context.Options.SweepServer ?? Builds.ServerDll(), extra);
+
         var options = context.Options;
         var files = new Dictionary<long, TestFile>();
         var servers = new List<OurServer>();
@@ -43,7 +52,7 @@ internal static class GrpcChunkSweep
                 }
                 else
                 {
-                    await PlanDownloadAsync(context, startOurs, servers, clients, chunk, size, file);
+                    await PlanDownloadAsync(context, StartOurs, servers, clients, chunk, size, file);
                 }
 
                 var upload = new CaseResult(Group, $"upload, {BenchContext.Size(chunk)} chunks, {BenchContext.Size(size)} file", "ours", GrpcCases.Grpc, GrpcClient.Label) { ChunkBytes = chunk };

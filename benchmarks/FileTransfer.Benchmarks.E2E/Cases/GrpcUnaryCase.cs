@@ -9,11 +9,17 @@ namespace FileTransfer.Benchmarks.E2E.Cases;
 /// one channel, <c>--unary-calls</c> per run: server bytes allocated and CPU per call, against the
 /// 330 B per trivial unary call the .NET 5 gRPC work reported.
 /// </summary>
-internal static class GrpcUnaryCase
+internal sealed class GrpcUnaryCase : IBenchmarkCase
 {
     public const string Group = "10. gRPC unary cost";
 
-    public static async Task RunAsync(BenchContext context)
+    public string Name => "unary";
+
+    public int Order => 100;
+
+    public string Description => "GetFileInfo calls one after another on one channel: server bytes and CPU per call";
+
+    public async Task RunAsync(BenchContext context)
     {
         var calls = context.Options.UnaryCalls;
         var file = context.Small1K;
@@ -40,7 +46,7 @@ internal static class GrpcUnaryCase
                 });
             }
 
-            await context.Measurer.RunPlannedAsync(Math.Min(context.Options.Runs, 3));
+            await context.Measurer.RunPlannedAsync();
         }
         finally
         {

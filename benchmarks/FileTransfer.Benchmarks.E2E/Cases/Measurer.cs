@@ -5,7 +5,7 @@ using FileTransfer.Benchmarks.E2E.Reporting;
 namespace FileTransfer.Benchmarks.E2E.Cases;
 
 /// <summary>What one transfer (or load run) reports; a null duration means "use the harness's stopwatch".</summary>
-internal sealed record Transfer(long Bytes, TimeSpan? Duration = null, long Requests = 1);
+internal sealed record Transfer(long Bytes, TimeSpan? Duration = null, long Requests = 1, Latency? Latency = null);
 
 /// <summary>
 /// Runs cases: one verified warm-up each (bytes checked by SHA-256, file now in the page cache),
@@ -28,9 +28,9 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
     /// <summary>
     /// Warms up and verifies each queued case, then measures them round-robin (run 1 of every
     /// case, then run 2, ...), so that the machine's drift touches all of them alike and the
-    /// ratios between them hold even on a shared, noisy machine.
+    /// ratios between them, taken round by round, compare runs made next to each other.
     /// </summary>
-    public async Task RunPlannedAsync(int? runs = null)
+    public async Task RunPlannedAsync()
     {
         var planned = _planned.ToList();
         _planned.Clear();
@@ -40,16 +40,16 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
             await GuardAsync(result, server, () => transfer(true));
         }
 
-        for (var i = 0; i < (runs ?? options.Runs); i++)
+        for (var round = 1; round <= options.Runs; round++)
         {
             foreach (var (result, server, transfer) in planned.Where(p => p.Result.Error is null))
             {
-                await GuardAsync(result, server, () => MeasureOnceAsync(result, server, transfer));
+                await GuardAsync(result, server, () => MeasureOnceAsync(round, result, server, transfer));
             }
         }
     }
 
-    private static async Task MeasureOnceAsync(CaseResult result, ServerUnderTest server, Func<bool, Task<Transfer>> transfer)
+    private static async Task MeasureOnceAsync(int round, CaseResult result, ServerUnderTest server, Func<bool, Task<Transfer>> transfer)
     {
         var dotnetClient = result.Client.StartsWith(".NET", StringComparison.Ordinal);
         server.ResetPeak();
@@ -62,13 +62,16 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
         var after = await server.ReadAsync();
         var overhead = server is OurServer ours ? ours.ReadingOverheadBytes : 0;
         result.Samples.Add(new Sample(
+            round,
             outcome.Duration ?? stopwatch.Elapsed,
             outcome.Bytes,
             outcome.Requests,
             after.AllocatedBytes - before.AllocatedBytes - overhead is { } allocated ? Math.Max(0, allocated) : null,
             after.PeakWorkingSetBytes,
             after.CpuMilliseconds - before.CpuMilliseconds,
-            dotnetClient ? clientAfter - clientBefore : null));
+            dotnetClient ? clientAfter - clientBefore : null,
+            LoadMonitor.Read(),
+            outcome.Latency));
     }
 
     private static async Task GuardAsync(CaseResult result, ServerUnderTest server, Func<Task> action)

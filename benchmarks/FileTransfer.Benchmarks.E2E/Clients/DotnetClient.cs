@@ -76,6 +76,12 @@ internal sealed class DotnetClient : IDisposable
             return (response.StatusCode, null);
         }
 
+        // Ours answers the stored file as JSON; nginx's WebDAV answers 201 or 204 without a body.
+        if (response.Content.Headers.ContentType?.MediaType?.Contains("json", StringComparison.Ordinal) != true)
+        {
+            return (response.StatusCode, null);
+        }
+
         var stored = await response.Content.ReadFromJsonAsync<StoredFile>();
         return (response.StatusCode, stored?.Sha256);
     }

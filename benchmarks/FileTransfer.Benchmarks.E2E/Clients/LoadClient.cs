@@ -7,6 +7,9 @@ namespace FileTransfer.Benchmarks.E2E.Clients;
 /// <summary>What a load tool reported: completed requests, body bytes and the time they took.</summary>
 internal sealed record LoadOutcome(long Requests, long Failed, long Bytes, TimeSpan Duration);
 
+/// <summary>A fixed-rate run: the load outcome and the latency percentiles of its successful requests.</summary>
+internal sealed record FixedRateOutcome(LoadOutcome Load, Reporting.Latency Latency);
+
 /// <summary>h2load (HTTP/2, nghttp2) and wrk (HTTP/1.1): the same flags against both servers.</summary>
 internal static partial class LoadClient
 {
@@ -16,6 +19,9 @@ internal static partial class LoadClient
     /// </summary>
     private static readonly string[] Windows = ["-w", "24", "-W", "24"];
 
+    /// <summary>The API key on every request, as every client of ours sends it (nginx ignores it).</summary>
+    private static readonly string[] Key = ["-H", "Authorization: Bearer " + Infrastructure.OurServer.ApiKey];
+
     /// <summary>One h2load GET of a large file over h2c.</summary>
     public static Task<LoadOutcome> H2loadOnceAsync(Uri url) => H2loadAsync([.. Windows, "-n", "1", "-c", "1", "-m", "1", url.ToString()]);
 
@@ -24,11 +30,42 @@ internal static partial class LoadClient
         H2loadAsync([.. Windows, "-D", seconds.ToString(CultureInfo.InvariantCulture), "-c", connections.ToString(CultureInfo.InvariantCulture),
             "-m", streams.ToString(CultureInfo.InvariantCulture), "-t", "1", url.ToString()]);
 
+    /// <summary>
+    /// A fixed request rate, wrk2-style (wrk2 is not packaged by Debian): h2load <c>--rps</c> over
+    /// <paramref name="connections"/> connections (one request in flight on each; <c>--h1</c> for
+    /// HTTP/1.1), <paramref name="rate"/> requests per second in all, for <paramref name="seconds"/>.
+    /// Latency is each request's time from when h2load sent it to the end of its response, from
+    /// h2load's per-request <c>--log-file</c>; unlike wrk2, a request h2load could not send on time
+    /// (its connection still busy) is not charged the wait, so the achieved rate is reported beside
+    /// the asked one and a server that falls behind shows as a shortfall there.
+    /// </summary>
+    public static async Task<FixedRateOutcome> H2loadFixedRateAsync(Uri url, bool http2, int seconds, int connections, double rate, string logFile)
+    {
+        var perConnection = Math.Max(1, rate / connections);
+        string[] protocol = http2 ? [.. Windows] : ["--h1"];
+        var load = await H2loadAsync([.. protocol, "-D", seconds.ToString(CultureInfo.InvariantCulture), "-c", connections.ToString(CultureInfo.InvariantCulture),
+            "-m", "1", "-t", "1", "--rps", perConnection.ToString("0.###", CultureInfo.InvariantCulture), "--log-file", logFile, url.ToString()]);
+        var durations = new List<double>();
+        foreach (var line in await File.ReadAllLinesAsync(logFile))
+        {
+            var fields = line.Split('\t');
+            if (fields.Length >= 3 && fields[1] == "200")
+            {
+                durations.Add(double.Parse(fields[2], CultureInfo.InvariantCulture) / 1000);
+            }
+        }
+
+        File.Delete(logFile);
+        var sorted = durations.Order().ToArray();
+        double Percentile(double p) => sorted.Length == 0 ? double.NaN : sorted[Math.Min(sorted.Length - 1, (int)Math.Ceiling(p * sorted.Length) - 1)];
+        return new FixedRateOutcome(load, new Reporting.Latency(perConnection * connections, Percentile(0.50), Percentile(0.99), sorted.Length == 0 ? double.NaN : sorted[^1]));
+    }
+
     /// <summary>wrk for <paramref name="seconds"/> with one thread and <paramref name="connections"/> keep-alive connections.</summary>
     public static async Task<LoadOutcome> WrkForAsync(Uri url, int seconds, int connections)
     {
         var result = (await ExternalTool.RunAsync("wrk",
-            ["-t1", $"-c{connections}", $"-d{seconds}s", url.ToString()], TimeSpan.FromSeconds(seconds + 60))).EnsureSuccess("wrk");
+            ["-t1", $"-c{connections}", $"-d{seconds}s", .. Key, url.ToString()], TimeSpan.FromSeconds(seconds + 60))).EnsureSuccess("wrk");
         var text = result.StandardOutput;
         var summary = WrkSummary().Match(text);
         if (!summary.Success)
@@ -49,7 +86,7 @@ internal static partial class LoadClient
 
     private static async Task<LoadOutcome> H2loadAsync(string[] arguments)
     {
-        var result = (await ExternalTool.RunAsync("h2load", arguments, TimeSpan.FromMinutes(10))).EnsureSuccess("h2load");
+        var result = (await ExternalTool.RunAsync("h2load", [.. Key, .. arguments], TimeSpan.FromMinutes(10))).EnsureSuccess("h2load");
         var text = result.StandardOutput;
         var finished = H2loadFinished().Match(text);
         var requests = H2loadRequests().Match(text);

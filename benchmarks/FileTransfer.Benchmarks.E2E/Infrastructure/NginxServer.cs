@@ -6,16 +6,29 @@ namespace FileTransfer.Benchmarks.E2E.Infrastructure;
 /// <summary>
 /// nginx (the Debian package) as a non-daemon child, configured the way one serves big static
 /// files: sendfile, HTTP/1.1 on one port and h2c on another, WebDAV PUT (temp file + rename)
-/// with its temp folder on the same file system as the root.
+/// with its temp folder on the same file system as the root. Two of them run: <c>access_log off</c>
+/// ("nginx") and a buffered access log ("nginx-log"), which pays for a line per request as our
+/// server's default logging does for a line per transfer.
 /// </summary>
 internal sealed class NginxServer : ServerUnderTest
 {
-    private string _errorLog = "";
+    public const string Plain = "nginx";
+    public const string Logging = "nginx-log";
 
-    private NginxServer(string rootPath)
-        : base("nginx", rootPath)
+    private string _errorLog = "";
+    private string _accessLog = "";
+
+    private NginxServer(string name, string rootPath)
+        : base(name, rootPath)
     {
     }
+
+    public override string ConfigurationFileName => Name + ".conf";
+
+    /// <summary>The error log and (nginx-log) the access log's size.</summary>
+    public override string Log() =>
+        (File.Exists(_errorLog) ? File.ReadAllText(_errorLog) : "")
+        + (File.Exists(_accessLog) ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"\n(access.log: {new FileInfo(_accessLog).Length:N0} bytes)\n") : "");
 
     /// <summary>
     /// How often nginx has closed an HTTP/2 connection as a "flood" so far (logged at info level).
@@ -28,9 +41,13 @@ internal sealed class NginxServer : ServerUnderTest
     /// <summary>The last lines of nginx's error log, to explain a failed case.</summary>
     public string ErrorLogTail() => File.Exists(_errorLog) ? string.Join('\n', File.ReadLines(_errorLog).TakeLast(5)) : "";
 
-    public static async Task<NginxServer> StartAsync(string executable, string prefix, string rootPath)
+    public static async Task<NginxServer> StartAsync(string executable, string prefix, string rootPath, bool accessLog)
     {
-        var server = new NginxServer(rootPath) { _errorLog = Path.Combine(prefix, "logs", "error.log") };
+        var server = new NginxServer(accessLog ? Logging : Plain, rootPath)
+        {
+            _errorLog = Path.Combine(prefix, "logs", "error.log"),
+            _accessLog = accessLog ? Path.Combine(prefix, "logs", "access.log") : "",
+        };
         var (http1, http2) = (FreePort(), FreePort());
         var temp = Path.Combine(rootPath, ".nginx-body");
         Directory.CreateDirectory(Path.Combine(prefix, "logs"));
@@ -43,15 +60,17 @@ internal sealed class NginxServer : ServerUnderTest
             File.SetUnixFileMode(dir, (UnixFileMode)0b111_111_111);
         }
 
+        // Debian's default log format, buffered as a busy site configures it (nginx docs, ngx_http_log_module).
+        var log = accessLog ? $"access_log {server._accessLog} combined buffer=64k flush=1s;" : "access_log off;";
         var config = Path.Combine(prefix, "nginx.conf");
-        await File.WriteAllTextAsync(config, $$"""
+        server.Configuration = $$"""
             daemon off;
             worker_processes auto;
             pid {{prefix}}/nginx.pid;
             error_log {{prefix}}/logs/error.log info;
             events { worker_connections 4096; }
             http {
-                access_log off;
+                {{log}}
                 sendfile on;
                 tcp_nopush on;
                 keepalive_requests 1000000;
@@ -71,8 +90,8 @@ internal sealed class NginxServer : ServerUnderTest
                     }
                 }
             }
-            """);
-
+            """;
+        await File.WriteAllTextAsync(config, server.Configuration);
         server.Process = Process.Start(new ProcessStartInfo(executable, ["-c", config, "-p", prefix])
         {
             RedirectStandardError = true,

@@ -2,12 +2,13 @@ using System.Diagnostics;
 
 namespace FileTransfer.Benchmarks.E2E.Infrastructure;
 
-/// <summary>One reading of a server process: cumulative managed allocations (ours only), peak memory, CPU.</summary>
+/// <summary>One reading of a server process: cumulative managed allocations (.NET servers only), peak memory, CPU.</summary>
 internal sealed record ServerReading(long? AllocatedBytes, long PeakWorkingSetBytes, double CpuMilliseconds);
 
 /// <summary>
-/// A server on loopback that serves the same files under <c>/api/files/</c> on an HTTP/1.1 and an
-/// h2c port, and accepts <c>PUT /api/files/NAME</c>, so that every client runs unchanged against both.
+/// A server on loopback. The HTTP servers serve the same files under <c>/api/files/</c> on an HTTP/1.1
+/// and an h2c port and accept <c>PUT /api/files/NAME</c>, so that every client runs unchanged against
+/// each; the gRPC-only servers have an h2c port alone.
 /// </summary>
 internal abstract class ServerUnderTest : IAsyncDisposable
 {
@@ -26,6 +27,12 @@ internal abstract class ServerUnderTest : IAsyncDisposable
 
     public Uri Http2 { get; protected set; } = null!;
 
+    /// <summary>How the server was started and configured, as the report's peers/ folder keeps it.</summary>
+    public string Configuration { get; protected set; } = "";
+
+    /// <summary>File name of <see cref="Configuration"/> in the report's peers/ folder.</summary>
+    public virtual string ConfigurationFileName => Name + ".env";
+
     protected Process Process { get; set; } = null!;
 
     public Uri Base(bool http2) => http2 ? Http2 : Http1;
@@ -36,6 +43,9 @@ internal abstract class ServerUnderTest : IAsyncDisposable
     public string PathOf(string name) => Path.Combine(RootPath, name);
 
     public void ResetPeak() => ProcessMemory.ResetPeak(ProcessMemory.Tree(Process.Id));
+
+    /// <summary>What the server logged, for the report's logs/ folder.</summary>
+    public virtual string Log() => "";
 
     public virtual Task<ServerReading> ReadAsync()
     {

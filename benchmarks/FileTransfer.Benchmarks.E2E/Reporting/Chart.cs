@@ -14,18 +14,16 @@ internal static class Chart
     public static async Task WriteAsync(IReadOnlyList<CaseResult> results, string directory)
     {
         await WriteSweepAsync(results, directory);
-        var large = results.Where(r => r.Group is DownloadCases.DotnetGroup or DownloadCases.NeutralGroup or UploadCases.Group or GrpcCases.DownloadGroup or GrpcCases.UploadGroup);
-        var small = results.Where(r => r.Group == SmallFileCases.Group);
+        var large = results.Where(r => r.Group is DotnetDownloadCase.Group or NeutralDownloadCase.Group or UploadCase.Group or ClientCases.Group or GrpcCases.DownloadGroup or GrpcCases.UploadGroup);
+        var small = results.Where(r => r.Group == SmallFileCases.Group && r.Samples.All(s => s.Latency is null));
         await File.WriteAllTextAsync(Path.Combine(directory, "large.dat"), Data(large, s => s.MegabytesPerSecond));
         await File.WriteAllTextAsync(Path.Combine(directory, "small.dat"), Data(small, s => s.RequestsPerSecond));
         var script = Path.Combine(directory, "results.gp");
-        var legend = results.Any(r => r.Server == "ours-before")
-            ? "NaN with boxes lc 1 title \"ours\", NaN with boxes lc 2 title \"nginx\", NaN with boxes lc 3 title \"ours-before\""
-            : "NaN with boxes lc 1 title \"ours\", NaN with boxes lc 2 title \"nginx\"";
+        var legend = "NaN with boxes lc 1 title \"ours\", NaN with boxes lc 2 title \"nginx\", NaN with boxes lc 3 title \"nginx-log\", NaN with boxes lc 4 title \"other\"";
         await File.WriteAllTextAsync(script, $$"""
-            set terminal pngcairo size 1400,1000 font "DejaVu Sans,11"
+            set terminal pngcairo size 2400,1200 font "DejaVu Sans,11"
             set output 'results.png'
-            set multiplot layout 2,1 title "FileTransfer (ours) and nginx on loopback: median, whiskers min–max" font ",14"
+            set multiplot layout 2,1 title "FileTransfer (ours), nginx and the gRPC references on loopback: median, whiskers min–max" font ",14"
             set style fill solid 0.85 border -1
             set boxwidth 0.7
             set grid ytics
@@ -65,7 +63,7 @@ internal static class Chart
             foreach (var r in sweep.Where(r => r.Name.StartsWith(direction, StringComparison.Ordinal)).OrderBy(r => r.ChunkBytes))
             {
                 var speed = r.Of(s => s.MegabytesPerSecond);
-                var cpu = r.Of(GrpcTables.SweepCpuPerGiB);
+                var cpu = r.Of(s => s.CpuSecondsPerGiB);
                 text.AppendLine(CultureInfo.InvariantCulture, $"{r.ChunkBytes} {speed.Median:F2} {speed.Min:F2} {speed.Max:F2} {cpu.Median:F3} {cpu.Min:F3} {cpu.Max:F3}");
             }
 
@@ -128,7 +126,7 @@ internal static class Chart
                 label = $"{r.Name[4..]} {r.Server} {r.Protocol} {r.Client.Split(' ')[0]}";
             }
 
-            text.AppendLine(CultureInfo.InvariantCulture, $"\"{label}\" {spread.Median:F1} {spread.Min:F1} {spread.Max:F1} {r.Server switch { "ours" => 1, "nginx" => 2, _ => 3 }}");
+            text.AppendLine(CultureInfo.InvariantCulture, $"\"{label}\" {spread.Median:F1} {spread.Min:F1} {spread.Max:F1} {r.Server switch { "ours" => 1, NginxServer.Plain => 2, NginxServer.Logging => 3, _ => 4 }}");
         }
 
         return text.Length == 0 ? "\"none\" 0 0 0 1\n" : text.ToString();

@@ -16,6 +16,7 @@ internal static class ListCommand
         var command = new Command("ls", "List files: size in bytes, last modified (UTC), name") { prefix, json };
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
+            context.Interrupted = () => "the listing is incomplete; nothing on the server changed.";
             using var client = context.Settings.CreateClient();
             var files = client.ListAsync(context.Parse.GetValue(prefix), cancellationToken);
             if (context.Parse.GetValue(json))

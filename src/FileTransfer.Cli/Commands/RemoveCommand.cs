@@ -15,6 +15,7 @@ internal static class RemoveCommand
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
             var file = context.Parse.GetValue(name)!;
+            context.Interrupted = () => $"the delete may or may not have reached the server: 'filetransfer info {file}' tells whether the file is still there.";
             using var client = context.Settings.CreateClient();
             await client.DeleteAsync(file, context.Parse.GetValue(ifMatch), cancellationToken);
             context.Note($"Deleted {file}");

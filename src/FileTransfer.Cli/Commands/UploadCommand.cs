@@ -10,7 +10,7 @@ internal static partial class UploadCommand
 {
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
-        var path = new Argument<FileInfo>("path") { Description = "Local file to upload" };
+        var path = new Argument<string>("path") { Description = "Local file to upload; - for standard input (then NAME is required)" };
         var name = new Argument<string?>("name")
         {
             Description = "Name on the server (default: the local file name), or a full URL such as a signed write link (REST)",
@@ -36,23 +36,48 @@ internal static partial class UploadCommand
             {
                 result.AddError("--overwrite and --no-overwrite cannot be used together.");
             }
+
+            if (result.GetValue(path) == CliConsole.StandardStream && string.IsNullOrEmpty(result.GetValue(name)))
+            {
+                result.AddError("upload - reads standard input, which has no file name: give the NAME to store it as, e.g. upload - backups/db.dump.");
+            }
         });
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            var local = context.Parse.GetValue(path)!;
-            if (!local.Exists)
+            // The server stores all of an upload or nothing (docs/storage.md).
+            context.Interrupted = () => "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.";
+            var source = context.Parse.GetValue(path)!;
+            var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite) };
+            using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));
+            UploadResult result;
+            string what;
+            if (source == CliConsole.StandardStream)
             {
-                throw new CliException(ExitCodes.NotFound, $"There is no local file '{local.FullName}'.");
+                // Streamed as it is read, of unknown length: hashed while it is sent, so the server
+                // cannot check the digest before it commits; it is compared with what the server stored.
+                await using var input = context.Console.OpenInput();
+                var target = context.Parse.GetValue(name)!;
+                result = await context.Progress.RunAsync(progress =>
+                    client.UploadAsync(target, input, options, new ProgressReporter(progress), cancellationToken));
+                what = "standard input";
+            }
+            else
+            {
+                var local = new FileInfo(source);
+                if (!local.Exists)
+                {
+                    throw new CliException(ExitCodes.NotFound, $"There is no local file '{local.FullName}'.");
+                }
+
+                var target = context.Parse.GetValue(name) ?? local.Name;
+                result = await context.Progress.RunAsync(progress =>
+                    client.UploadFileAsync(local.FullName, target, options, new ProgressReporter(progress), cancellationToken));
+                what = local.Name;
             }
 
-            var target = context.Parse.GetValue(name) ?? local.Name;
-            using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));
-            var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite) };
-            var result = await context.Progress.RunAsync(progress =>
-                client.UploadFileAsync(local.FullName, target, options, new ProgressReporter(progress), cancellationToken));
-            var what = result.Created switch { true => "created", false => "replaced", null => "stored" };
+            var stored = result.Created switch { true => "created", false => "replaced", null => "stored" };
             var check = result.VerifiedBeforeCommit ? "verified by the server" : "compared after the upload";
-            context.Note($"Uploaded {local.Name} as {result.File.Name} ({Sizes.Format(result.File.Size)}, {what}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {check})");
+            context.Note($"Uploaded {what} as {result.File.Name} ({Sizes.Format(result.File.Size)}, {stored}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {check})");
         }));
         return command;
     }

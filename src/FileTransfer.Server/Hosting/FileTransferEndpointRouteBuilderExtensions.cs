@@ -3,13 +3,14 @@ using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
+using FileTransfer.Server.Web;
 
 namespace FileTransfer.Server.Hosting;
 
 /// <summary>Maps the FileTransfer endpoints onto the application.</summary>
 public static class FileTransferEndpointRouteBuilderExtensions
 {
-    /// <summary>Adds error handling, the REST API, the gRPC FileService, health, OpenAPI and Swagger UI.</summary>
+    /// <summary>Adds error handling, the web page, the REST API, the gRPC FileService, health, OpenAPI and Swagger UI.</summary>
     public static WebApplication MapFileTransfer(this WebApplication app)
     {
         if (app.Services.GetService<FileTransferMarker>() is null)
@@ -21,6 +22,8 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        // The web page is public and short-circuits before the API's diagnostics and security.
+        app.UseWebPage();
         app.UseTransferDiagnostics();
         app.UseProblemsForEmptyFileErrors();
         EncodedSeparators.Use(app);

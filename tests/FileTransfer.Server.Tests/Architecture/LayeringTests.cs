@@ -23,6 +23,7 @@ public sealed class LayeringTests
         ("FileTransfer.Server.Rest", 4),
         ("FileTransfer.Server.Grpc", 4),
         ("FileTransfer.Server.OpenApi", 5),
+        ("FileTransfer.Server.Web", 5), // the web page's files and headers: uses none of the folders
         ("FileTransfer.Server.Hosting", 6),
     ];
 

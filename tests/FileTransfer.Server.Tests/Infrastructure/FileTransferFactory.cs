@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Infrastructure;
@@ -17,6 +18,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
 
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<ILoggerProvider> _loggers = [];
+    private readonly List<Action<IServiceCollection>> _services = [];
 
     public FileTransferFactory()
     {
@@ -57,6 +59,13 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         return this;
     }
 
+    /// <summary>Adds services before the host starts (e.g. an <c>IStartupFilter</c> standing in for a proxy in front of the app).</summary>
+    public FileTransferFactory WithServices(Action<IServiceCollection> configure)
+    {
+        _services.Add(configure);
+        return this;
+    }
+
     /// <summary>Clients from <c>CreateClient</c> authenticate with <see cref="TestKey"/>.</summary>
     protected override void ConfigureClient(HttpClient client)
     {
@@ -73,6 +82,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         }
 
         builder.ConfigureLogging(logging => _loggers.ForEach(provider => logging.AddProvider(provider)));
+        builder.ConfigureServices(services => _services.ForEach(configure => configure(services)));
     }
 
     protected override void Dispose(bool disposing)

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Net.Sockets;
 using System.Text;
 using Google.Rpc;
 using Grpc.Core;
@@ -15,7 +14,11 @@ internal static class GrpcErrors
     /// <summary>The trailer a rate-limited call carries: how long to wait, in milliseconds (gRPC A6 retry push-back).</summary>
     public const string PushbackTrailer = "grpc-retry-pushback-ms";
 
-    public static FileTransferException Map(RpcException e, string name, Uri address)
+    /// <param name="e">The call's failure.</param>
+    /// <param name="name">The file, for messages.</param>
+    /// <param name="address">The server, for messages.</param>
+    /// <param name="portRefusesHttp2">True when the port, asked after the call failed unanswered (<see cref="FailedUnanswered"/>), did not answer HTTP/2 (<see cref="Http2Probe"/>).</param>
+    public static FileTransferException Map(RpcException e, string name, Uri address, bool portRefusesHttp2 = false)
     {
         var status = Name(e.StatusCode);
         var reason = ReasonOf(e);
@@ -40,8 +43,10 @@ internal static class GrpcErrors
                 $"The server refused the upload of '{name}' because its SHA-256 does not match what was sent ({status}): {text}"),
             StatusCode.Unimplemented => (FileTransferErrorKind.ProtocolUnavailable,
                 $"The server at {authority} does not serve the gRPC FileService ({status}): {text}"),
-            _ when SpeaksNoHttp2(e) => (FileTransferErrorKind.ProtocolUnavailable,
+            _ when SaysNoHttp2(e) => (FileTransferErrorKind.ProtocolUnavailable,
                 $"The server at {authority} does not speak gRPC on this port (no HTTP/2): {Inner(e)}. Its cleartext gRPC port is the HTTP/2 one (5001 by default)."),
+            _ when portRefusesHttp2 => (FileTransferErrorKind.ProtocolUnavailable,
+                $"The server at {authority} does not speak gRPC on this port: it does not answer HTTP/2 ({Inner(e)}). Its cleartext gRPC port is the HTTP/2 one (5001 by default)."),
             StatusCode.Unavailable when Refused(e) =>
                 (FileTransferErrorKind.ConnectionLost, $"Cannot reach {authority}: {Inner(e)}"),
             StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded or StatusCode.Aborted =>
@@ -97,19 +102,24 @@ internal static class GrpcErrors
         }
     }
 
-    // A port that speaks only HTTP/1.1 refuses the HTTP/2 connection with HTTP_1_1_REQUIRED
-    // (RFC 9113 7, error code 0xd), or closes it before the connection preface completes, which
-    // .NET reports as "the server did not complete the HTTP/2 handshake" and has no error code for;
-    // over TLS, ALPN settles on HTTP/1.1.
-    // "did not complete the HTTP/2 handshake" is also what SocketsHttpHandler says when the
-    // connection is reset while it waits for the server's SETTINGS: that is a lost connection
-    // (a socket error below it), not a server without HTTP/2.
-    private static bool SpeaksNoHttp2(RpcException e) =>
+    /// <summary>
+    /// True when the call failed before the server answered it (SocketsHttpHandler failed the
+    /// request, not its response) for a reason that does not say whether the port speaks HTTP/2:
+    /// not a refused connection, not one of the answers below. Over <c>http://</c> a port without
+    /// HTTP/2 and a connection that broke fail alike then, with errors that depend on timing;
+    /// <see cref="Http2Probe"/> asks the port.
+    /// </summary>
+    public static bool FailedUnanswered(RpcException e) =>
+        e.Status.DebugException is HttpRequestException && !Refused(e) && !SaysNoHttp2(e);
+
+    // Answers that do settle it: a port that speaks only HTTP/1.1 refuses the HTTP/2 connection with
+    // HTTP_1_1_REQUIRED (RFC 9113 7, error code 0xd; Kestrel sends it in a GOAWAY), and over TLS,
+    // ALPN (RFC 7301) settles on HTTP/1.1. Over TLS nothing else means "no HTTP/2": once ALPN chose
+    // h2, a connection that fails is a lost connection.
+    private static bool SaysNoHttp2(RpcException e) =>
         e.Status.DebugException is { } inner
         && (inner is HttpRequestException { HttpRequestError: HttpRequestError.VersionNegotiationError }
-            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required })
-            || (Chain(inner).Any(x => x.Message.Contains("HTTP/2 handshake", StringComparison.Ordinal))
-                && !Chain(inner).Any(x => x is SocketException)));
+            || Chain(inner).Any(x => x is HttpProtocolException { ErrorCode: Http11Required }));
 
     private static IEnumerable<Exception> Chain(Exception e)
     {

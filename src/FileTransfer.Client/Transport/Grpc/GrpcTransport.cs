@@ -22,7 +22,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw Fail(e, name, cancellationToken);
+            throw await FailAsync(e, name, cancellationToken);
         }
     }
 
@@ -39,7 +39,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException e)
             {
-                throw Fail(e, prefix ?? string.Empty, cancellationToken);
+                throw await FailAsync(e, prefix ?? string.Empty, cancellationToken);
             }
 
             foreach (var file in page.Files)
@@ -62,7 +62,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw Fail(e, name, cancellationToken);
+            throw await FailAsync(e, name, cancellationToken);
         }
     }
 
@@ -83,12 +83,12 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException again)
             {
-                throw Fail(again, name, cancellationToken);
+                throw await FailAsync(again, name, cancellationToken);
             }
         }
         catch (RpcException e)
         {
-            throw Fail(e, name, cancellationToken);
+            throw await FailAsync(e, name, cancellationToken);
         }
     }
 
@@ -122,12 +122,12 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
         }
         catch (RpcException e)
         {
-            throw Failed(e, upload.Name, sentBytes, cancellationToken);
+            throw await FailedAsync(e, upload.Name, sentBytes, cancellationToken);
         }
         catch (InvalidOperationException)
         {
             // Writing after the server ended the call: its status says why.
-            throw Failed(await FinalStatusAsync(call) ?? throw new FileTransferException(
+            throw await FailedAsync(await FinalStatusAsync(call) ?? throw new FileTransferException(
                 FileTransferErrorKind.ServerError, $"The server ended the upload of '{upload.Name}' before it was complete."), upload.Name, sentBytes, cancellationToken);
         }
         finally
@@ -171,7 +171,7 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             }
             catch (RpcException e)
             {
-                throw Fail(e, name, cancellationToken);
+                throw await FailAsync(e, name, cancellationToken);
             }
 
             if (!more)
@@ -201,14 +201,14 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
             // A server that refuses the upload (ALREADY_EXISTS, RESOURCE_EXHAUSTED, ...) ends the call
             // while chunks are still on their way, and the next write runs into a reset or cancelled
             // stream: when the server's status arrived, that status says why, not the write.
-            if (await FinalStatusAsync(call) is { } final && GrpcErrors.Map(final, name, address).Kind != FileTransferErrorKind.ConnectionLost)
+            if (await FinalStatusAsync(call) is { } final)
             {
-                throw final;
+                throw await FailedAsync(final, name, sentBytes, cancellationToken);
             }
 
-            if (e is RpcException)
+            if (e is RpcException rpc)
             {
-                throw;
+                throw await FailedAsync(rpc, name, sentBytes, cancellationToken);
             }
 
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost,
@@ -219,24 +219,28 @@ internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri ad
 
     // A server that refuses (ALREADY_EXISTS, DATA_LOSS, ...) ends the call while chunks are still
     // being written; a connection lost mid-upload says how far it got.
-    private Exception Failed(RpcException e, string name, long sentBytes, CancellationToken cancellationToken)
+    private async Task<Exception> FailedAsync(RpcException e, string name, long sentBytes, CancellationToken cancellationToken)
     {
-        if (Fail(e, name, cancellationToken) is not FileTransferException mapped)
+        var failure = await FailAsync(e, name, cancellationToken);
+        return failure is FileTransferException { Kind: FileTransferErrorKind.ConnectionLost } lost && sentBytes > 0
+            ? new FileTransferException(lost.Kind, $"The upload was cut after {sentBytes} bytes. {lost.Message}", lost.Status, lost.Detail, e)
+            : failure;
+    }
+
+    // The caller's own cancellation (or the stall guard's) is an OperationCanceledException, as over
+    // REST; a CANCELLED the caller did not ask for is a reset stream. A call on a cleartext port
+    // that failed before the server answered, for no reason that says why, asks the port whether
+    // it speaks HTTP/2 at all.
+    private async Task<Exception> FailAsync(RpcException e, string name, CancellationToken cancellationToken)
+    {
+        if (e.StatusCode == StatusCode.Cancelled && cancellationToken.IsCancellationRequested)
         {
             return new OperationCanceledException(e.Message, e, cancellationToken);
         }
 
-        return mapped.Kind == FileTransferErrorKind.ConnectionLost && sentBytes > 0
-            ? new FileTransferException(mapped.Kind, $"The upload was cut after {sentBytes} bytes. {mapped.Message}", mapped.Status, mapped.Detail, e)
-            : mapped;
+        var refused = address.Scheme == Uri.UriSchemeHttp && GrpcErrors.FailedUnanswered(e) && await Http2Probe.RefusedAsync(address, cancellationToken);
+        return GrpcErrors.Map(e, name, address, portRefusesHttp2: refused);
     }
-
-    // The caller's own cancellation (or the stall guard's) is an OperationCanceledException, as over
-    // REST; a CANCELLED the caller did not ask for is a reset stream.
-    private Exception Fail(RpcException e, string name, CancellationToken cancellationToken) =>
-        e.StatusCode == StatusCode.Cancelled && cancellationToken.IsCancellationRequested
-            ? new OperationCanceledException(e.Message, e, cancellationToken)
-            : GrpcErrors.Map(e, name, address);
 
     // The status the server ended the call with, or null when it has none to give: the call
     // succeeded, or nothing arrived within a few seconds (a connection that is really gone).

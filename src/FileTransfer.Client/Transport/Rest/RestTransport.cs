@@ -122,16 +122,18 @@ internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey,
         var target = RestTarget.Resolve(upload.Name, server);
         long sentBytes = 0;
         using var request = Request(HttpMethod.Put, target);
-        request.Content = new StreamContent(new ReportingStream(content, chunk =>
+        request.Content = new UploadContent(content, upload.Length, Math.Max(upload.ChunkSize, 4096), count =>
         {
-            if (chunk.Length > 0)
-            {
-                sentBytes += chunk.Length;
-                sent(chunk.Length);
-            }
-        }), Math.Max(upload.ChunkSize, 4096));
+            sentBytes += count;
+            sent(count);
+        });
         request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
-        request.Content.Headers.ContentLength = upload.Length;
+        if (upload.Length != 0)
+        {
+            // The server refuses a wrong key, an existing file (If-None-Match: *), a size over its limit or
+            // a folder's name before it reads the body: with the expectation, no byte of the body is sent then.
+            request.Headers.ExpectContinue = true;
+        }
         if (upload.Sha256 is { } digest)
         {
             // RFC 9530 2: the server verifies the bytes against it before it commits them.

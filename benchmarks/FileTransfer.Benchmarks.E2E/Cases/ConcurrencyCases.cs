@@ -1,0 +1,155 @@
+using System.Diagnostics;
+using FileTransfer.Benchmarks.E2E.Clients;
+using FileTransfer.Benchmarks.E2E.Infrastructure;
+using FileTransfer.Benchmarks.E2E.Reporting;
+
+namespace FileTransfer.Benchmarks.E2E.Cases;
+
+/// <summary>
+/// Case 6: many simultaneous transfers of the concurrency file, every byte hashed and compared: what
+/// each server's peak working set and CPU do under concurrency. For each of <c>--concurrent</c> (64
+/// and 256): REST downloads (.NET HttpClient, half over HTTP/1.1, half over HTTP/2) from ours and both
+/// nginx, and gRPC DownloadFile on one channel from ours and the Python reference. Then
+/// <c>--concurrent-uploads</c> (64) uploads at once the same ways: REST PUT to ours and both nginx's
+/// WebDAV, gRPC UploadFile to ours and the Python reference.
+/// </summary>
+internal sealed class ConcurrencyCases : IBenchmarkCase
+{
+    public const string Group = "6. Concurrent transfers and memory";
+    private const string UploadPrefix = "concurrent-upload-";
+
+    public string Name => "concurrency";
+
+    public int Order => 60;
+
+    public string Description => "64 and 256 concurrent downloads (REST: ours, both nginx; gRPC: ours, Python grpcio) and 64 concurrent uploads";
+
+    public CasePeers Peers => CasePeers.PythonGrpc;
+
+    public async Task RunAsync(BenchContext context)
+    {
+        var file = context.Concurrent;
+        using var http1 = new DotnetClient(http2: false);
+        using var http2 = new DotnetClient(http2: true);
+        var grpcClients = new List<GrpcClient>();
+        try
+        {
+            foreach (var count in context.Options.ConcurrentCounts)
+            {
+                var label = $"{count} × {BenchContext.Size(file.Size)} downloads";
+                foreach (var (name, server) in context.HttpServers)
+                {
+                    var rest = new CaseResult(Group, label, name, "REST HTTP/1.1 + HTTP/2", ".NET HttpClient") { Concurrency = count };
+                    context.Plan(rest, server, s => async _ =>
+                        new Transfer((await Task.WhenAll(Enumerable.Range(0, count).Select(i => DownloadAsync(context, s, i % 2 == 1 ? http2 : http1, file)))).Sum()));
+                }
+
+                // gRPC: the streams share one channel (SocketsHttpHandler opens another connection past the server's 100 streams).
+                foreach (var (name, server) in GrpcServers(context))
+                {
+                    var grpc = new CaseResult(Group, label, name, GrpcCases.Grpc, GrpcClient.Label + ", one channel") { Concurrency = count };
+                    context.Plan(grpc, server, s =>
+                    {
+                        var client = context.NewGrpcClient(s);
+                        grpcClients.Add(client);
+                        return async _ => new Transfer((await Task.WhenAll(Enumerable.Range(0, count).Select(_ => GrpcDownloadAsync(client, file)))).Sum());
+                    });
+                }
+            }
+
+            await context.Measurer.RunPlannedAsync();
+            await RunUploadsAsync(context, http1, http2, grpcClients);
+        }
+        finally
+        {
+            grpcClients.ForEach(c => c.Dispose());
+        }
+    }
+
+    private static async Task RunUploadsAsync(BenchContext context, DotnetClient http1, DotnetClient http2, List<GrpcClient> grpcClients)
+    {
+        var file = context.Concurrent;
+        var count = context.Options.ConcurrentUploads;
+        var label = $"{count} × {BenchContext.Size(file.Size)} uploads";
+        foreach (var (name, server) in context.HttpServers)
+        {
+            var rest = new CaseResult(Group, label, name, "REST HTTP/1.1 + HTTP/2", ".NET HttpClient PUT") { Concurrency = count };
+            context.Plan(rest, server, s => verify => UploadAllAsync(s, verify, count, file, i => RestUploadAsync(s, i % 2 == 1 ? http2 : http1, file, i)));
+        }
+
+        foreach (var (name, server) in GrpcServers(context))
+        {
+            var grpc = new CaseResult(Group, label, name, GrpcCases.Grpc, $"{GrpcClient.Label}, one channel, {BenchContext.Size(context.Options.GrpcUploadChunk)} chunks") { Concurrency = count };
+            context.Plan(grpc, server, s =>
+            {
+                var client = context.NewGrpcClient(s);
+                grpcClients.Add(client);
+                return verify => UploadAllAsync(s, verify, count, file, async i =>
+                {
+                    var sha = await client.UploadAsync(UploadName(i), file.Path, context.Options.GrpcUploadChunk);
+                    Measurer.Expect(sha == file.Sha256, $"gRPC upload {i}: sha256 {sha}");
+                });
+            });
+        }
+
+        await context.Measurer.RunPlannedAsync();
+        DeleteUploads(context.Ours);
+        foreach (var nginx in new[] { context.Nginx, context.NginxLog }.OfType<NginxServer>())
+        {
+            DeleteUploads(nginx);
+        }
+    }
+
+    /// <summary>Ours and the Python reference, the gRPC servers of this case.</summary>
+    private static IEnumerable<(string Name, ServerUnderTest? Server)> GrpcServers(BenchContext context) =>
+        [("ours", context.Ours), (PythonGrpcServer.ServerName, context.Python)];
+
+    /// <summary>Runs <paramref name="count"/> uploads at once (timed alone), checks every stored file in the warm-up, then removes them.</summary>
+    private static async Task<Transfer> UploadAllAsync(ServerUnderTest server, bool verify, int count, TestFile file, Func<int, Task> upload)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        await Task.WhenAll(Enumerable.Range(0, count).Select(upload));
+        stopwatch.Stop();
+        if (verify)
+        {
+            foreach (var i in Enumerable.Range(0, count))
+            {
+                Measurer.Expect(await TestFiles.Sha256Async(server.PathOf(UploadName(i))) == file.Sha256, $"{server.Name}: stored upload {i} differs from the source");
+            }
+        }
+
+        DeleteUploads(server);
+        return new Transfer(file.Size * count, stopwatch.Elapsed);
+    }
+
+    private static string UploadName(int index) => $"{BenchContext.Folder}/{UploadPrefix}{index}.bin";
+
+    private static void DeleteUploads(ServerUnderTest server)
+    {
+        foreach (var upload in Directory.EnumerateFiles(server.PathOf(BenchContext.Folder), UploadPrefix + "*"))
+        {
+            File.Delete(upload);
+        }
+    }
+
+    private static async Task<long> DownloadAsync(BenchContext context, ServerUnderTest server, DotnetClient client, TestFile file)
+    {
+        var (bytes, sha) = await client.DownloadAsync(context.Url(server, client.Protocol == "HTTP/2", file), hash: true);
+        Measurer.Expect(bytes == file.Size && sha == file.Sha256, $"{server.Name} {client.Protocol}: {bytes} bytes arrived with a different SHA-256");
+        return bytes;
+    }
+
+    private static async Task<long> GrpcDownloadAsync(GrpcClient client, TestFile file)
+    {
+        var (bytes, sha) = await client.DownloadAsync(BenchContext.GrpcName(file), hash: true);
+        Measurer.Expect(bytes == file.Size && sha == file.Sha256, $"gRPC: {bytes} bytes arrived with a different SHA-256");
+        return bytes;
+    }
+
+    private static async Task RestUploadAsync(ServerUnderTest server, DotnetClient client, TestFile file, int index)
+    {
+        var (status, sha) = await client.UploadAsync(server.FileUrl(client.Protocol == "HTTP/2", UploadName(index)), file.Path);
+        Measurer.Expect((int)status is 200 or 201 or 204, $"upload {index} over {client.Protocol}: {(int)status}");
+        Measurer.Expect(server is not OurServer || sha == file.Sha256, $"upload {index}: the reported sha256 {sha} differs from the source");
+    }
+}

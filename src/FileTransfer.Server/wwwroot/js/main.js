@@ -1,0 +1,45 @@
+// Wires the page together: the key status in the header, the folder view, the uploads.
+
+import { apiKey } from './api.js';
+import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
+import { askForKey } from './dialogs.js';
+import { byId } from './dom.js';
+import { initNotices, notify } from './notices.js';
+import { initUploads } from './uploads.js';
+
+function renderKey() {
+  const key = apiKey.get();
+  byId('key-state').textContent = key ? 'API key in use (this tab only)' : 'No API key';
+  byId('key-set').textContent = key ? 'Change key' : 'Enter API key';
+  byId('key-forget').hidden = !key;
+}
+
+document.addEventListener('keychange', () => {
+  renderKey();
+  if (apiKey.get()) {
+    probeAnonymousRead();
+    load();
+  }
+});
+
+byId('key-set').addEventListener('click', async () => {
+  if (await askForKey('Enter the API key for this server.')) {
+    document.dispatchEvent(new Event('keychange'));
+    notify('API key saved for this tab.');
+  }
+});
+
+byId('key-forget').addEventListener('click', () => {
+  apiKey.clear();
+  renderKey();
+  notify('API key forgotten.');
+  byId('key-set').focus();
+  load();
+});
+
+initNotices();
+initBrowser();
+initUploads({ folder: currentFolder, uploaded });
+renderKey();
+probeAnonymousRead();
+load();

@@ -1,0 +1,76 @@
+using Microsoft.Playwright;
+
+namespace FileTransfer.Server.Tests.Web;
+
+/// <summary>
+/// One browser context (its own storage, like a fresh profile) with one page on the server at
+/// <see cref="Address"/>, recording what must never happen: a JavaScript dialog (an injected
+/// <c>alert</c> would be one), an uncaught error, a Content-Security-Policy violation.
+/// </summary>
+public sealed class PageSession : IAsyncDisposable
+{
+    // Runs in the page before its own scripts (through DevTools, so the page's CSP does not apply to it).
+    private const string RecordViolations =
+        "window.__violations = []; document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));";
+
+    private PageSession(IBrowserContext context, IPage page, Uri address)
+    {
+        Context = context;
+        Page = page;
+        Address = address;
+        page.Dialog += (_, dialog) =>
+        {
+            Dialogs.Add($"{dialog.Type}: {dialog.Message}");
+            _ = dialog.DismissAsync();
+        };
+        page.PageError += (_, error) => Errors.Add(error);
+    }
+
+    public IBrowserContext Context { get; }
+
+    public IPage Page { get; }
+
+    /// <summary>The page's own address (ends with '/').</summary>
+    public Uri Address { get; }
+
+    public List<string> Dialogs { get; } = [];
+
+    public List<string> Errors { get; } = [];
+
+    /// <summary>A new context and page; <paramref name="apiKey"/>, when given, is in sessionStorage before the page loads (as if typed in earlier).</summary>
+    public static async Task<PageSession> OpenAsync(IBrowser browser, Uri address, string? apiKey = null, ViewportSize? viewport = null, string query = "")
+    {
+        var context = await browser.NewContextAsync(new()
+        {
+            ViewportSize = viewport ?? new ViewportSize { Width = 1280, Height = 900 },
+            AcceptDownloads = true,
+            Locale = "en-GB",
+            TimezoneId = "UTC",
+        });
+        context.SetDefaultTimeout(15_000);
+        await context.AddInitScriptAsync(RecordViolations);
+        if (apiKey is not null)
+        {
+            await context.AddInitScriptAsync($"sessionStorage.setItem('filetransfer.apiKey', {System.Text.Json.JsonSerializer.Serialize(apiKey)});");
+        }
+
+        var page = await context.NewPageAsync();
+        var session = new PageSession(context, page, address);
+        await page.GotoAsync(new Uri(address, query).ToString());
+        return session;
+    }
+
+    /// <summary>The table row of the entry named <paramref name="name"/> (a file's name, or a folder's with its '/').</summary>
+    public ILocator Row(string name) =>
+        Page.Locator("#rows tr").Filter(new() { Has = Page.Locator("td.name a", new() { HasText = name }) });
+
+    /// <summary>Fails on any dialog, uncaught error or CSP violation seen so far.</summary>
+    public async Task AssertCleanAsync()
+    {
+        Assert.Empty(Dialogs);
+        Assert.Empty(Errors);
+        Assert.Empty(await Page.EvaluateAsync<string[]>("() => window.__violations"));
+    }
+
+    public async ValueTask DisposeAsync() => await Context.DisposeAsync();
+}
