@@ -16,7 +16,7 @@ internal sealed partial class FileGrpcService
     [Operation(FileOperation.Write)]
     public override async Task<UploadStatus> StartUpload(StartUploadRequest request, ServerCallContext context)
     {
-        if (request.HasLength && request.Length < 0)
+        if (request.Length < 0)
         {
             throw InvalidStream("length must not be negative.");
         }
@@ -29,7 +29,7 @@ internal sealed partial class FileGrpcService
         var user = context.GetHttpContext().User;
         var upload = UploadGrant.Apply(user, new UploadRequest(request.FileName)
         {
-            DeclaredLength = request.HasLength ? request.Length : null,
+            DeclaredLength = request.Length,
             ExpectedSha256 = request.Sha256.IsEmpty ? null : request.Sha256.ToByteArray(),
             Preconditions = PreconditionsOf(request.IfMatch, request.Overwrite),
         });
@@ -129,11 +129,8 @@ internal sealed partial class FileGrpcService
             Offset = session.Offset,
             ExpiresAt = Timestamp.FromDateTimeOffset(session.ExpiresAt),
             Complete = session.IsComplete,
+            Length = session.Length,
         };
-        if (session.Length is { } length)
-        {
-            status.Length = length;
-        }
 
         if (session.Completed is { } completed)
         {

@@ -60,7 +60,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         context.Response.Headers.Location = SessionUploads.Location(request, session.Id);
         DraftProtocol.WriteLimits(context.Response, session.MaxBytes, sessions.Expiry);
-        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, complete ? UploadEnd.Complete : UploadEnd.Partial, storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes);
         return Answer(context.Response, outcome, version, StatusCodes.Status201Created);
     }
 
@@ -100,7 +100,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
             Length = DraftProtocol.Length(request, offset, complete),
             Checksum = ContentChecksum(context),
         };
-        var outcome = await SessionUploads.AppendAsync(context, sessions, write, complete ? UploadEnd.Complete : UploadEnd.Partial, storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes);
         return Answer(context.Response, outcome, version, StatusCodes.Status204NoContent);
     }
 
@@ -129,6 +129,11 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(stored.Sha256);
         return stored.Replaced ? new OkObjectResult(file) : new CreatedResult(UploadedFile.LocationOf(file.Name), file);
     }
+
+    // Upload-Complete: ?1 ends the upload. With ?0 it also ends when the bytes reach a length the
+    // client declared: tus-js-client 4.3.1 (ietf-draft-05) sends the last piece of a file with ?0
+    // and then reports success, so waiting for a ?1 that never comes would keep such uploads forever.
+    private static UploadEnd EndOf(bool complete) => complete ? UploadEnd.Complete : UploadEnd.AtLength;
 
     // A per-request Content-Digest (RFC 9530 2: the digest of this message's content): the bytes of
     // this request are kept only when they match (draft, Content Digests).
