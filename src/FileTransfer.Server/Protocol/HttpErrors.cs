@@ -53,6 +53,9 @@ internal static class HttpErrors
     /// <summary>tus 1.0.0 checksum extension: "460 Checksum Mismatch".</summary>
     public const int ChecksumMismatchStatus = 460;
 
+    /// <summary>The problem type of a 460: where tus 1.0.0 defines it (no RFC does).</summary>
+    public const string ChecksumMismatchType = "https://tus.io/protocols/resumable-upload#checksum";
+
     /// <summary>The draft's <c>Upload-Offset</c> header, sent on an offset mismatch with the session's offset.</summary>
     public const string UploadOffsetHeader = "Upload-Offset";
 
@@ -64,6 +67,7 @@ internal static class HttpErrors
     {
         ErrorReason.UploadOffsetMismatch => "https://iana.org/assignments/http-problem-types#mismatching-upload-offset",
         ErrorReason.UploadCompleted => "https://iana.org/assignments/http-problem-types#completed-upload",
+        ErrorReason.ChecksumMismatch => ChecksumMismatchType,
         _ => null,
     };
 
