@@ -27,6 +27,13 @@ public sealed class TransferOutcomeTests
         [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.UploadNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.UploadExpired] = TransferOutcome.Rejected,
+        [ErrorReason.UploadOffsetMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UploadBusy] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCompleted] = TransferOutcome.Rejected,
+        [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

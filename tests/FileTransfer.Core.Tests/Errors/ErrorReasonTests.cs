@@ -28,6 +28,13 @@ public sealed class ErrorReasonTests
         [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.UploadNotFound] = "UPLOAD_NOT_FOUND",
+        [ErrorReason.UploadExpired] = "UPLOAD_EXPIRED",
+        [ErrorReason.UploadOffsetMismatch] = "UPLOAD_OFFSET_MISMATCH",
+        [ErrorReason.UploadBusy] = "UPLOAD_BUSY",
+        [ErrorReason.UploadCompleted] = "UPLOAD_COMPLETED",
+        [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
+        [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
