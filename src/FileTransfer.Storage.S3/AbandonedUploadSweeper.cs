@@ -1,4 +1,5 @@
 using Amazon.S3.Model;
+using FileTransfer.Core;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -34,7 +35,7 @@ internal sealed class AbandonedUploadSweeper(
             {
                 await SweepAsync(time.GetUtcNow() - Age, stoppingToken);
             }
-            catch (Exception ex) when (S3Failures.IsStoreFailure(ex, stoppingToken))
+            catch (Exception ex) when (ex is FileTransferException || S3Failures.IsStoreFailureOrError(ex, stoppingToken))
             {
                 Log.SweepFailed(logger, ex);
             }

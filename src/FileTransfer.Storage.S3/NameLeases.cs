@@ -241,9 +241,10 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
             var response = await bucket.Client.PutObjectAsync(request, cancellationToken);
             return S3ETags.Quoted(response.ETag);
         }
-        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict)
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
         {
-            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once.
+            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
+            // 404 on If-Match: the lease was released (by whoever took it over), so it is not ours.
             return null;
         }
     }

@@ -53,8 +53,16 @@ internal sealed class S3SessionLease : IUploadSessionLease
             throw new InvalidOperationException("A write failed after sending a part: only a new lease goes on from the saved state.");
         }
 
-        await _store.Leases.KeepAsync(_lease, cancellationToken);
-        await LoadTailAsync(cancellationToken);
+        try
+        {
+            await _store.Leases.KeepAsync(_lease, cancellationToken);
+            await LoadTailAsync(cancellationToken);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+
         var filledBefore = _filled;
         var partsBefore = _parts.Count;
         _changed = true;
@@ -72,7 +80,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
                 }
             }
         }
-        catch
+        catch (Exception ex)
         {
             // Nothing sent yet: the buffer still holds what it held, and the write counts for nothing.
             // Once a part went up, earlier bytes left the buffer: only the saved state is certain.
@@ -83,6 +91,11 @@ internal sealed class S3SessionLease : IUploadSessionLease
             else
             {
                 _broken = true;
+            }
+
+            if (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+            {
+                throw S3Failures.Unavailable(ex);
             }
 
             throw;
@@ -123,7 +136,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
 
             return Session;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -150,7 +163,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
 
             return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -176,7 +189,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
 
             await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, recordKey, cancellationToken);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -278,7 +291,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
         {
             await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, timeout.Token);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, CancellationToken.None))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, CancellationToken.None))
         {
             Log.SessionTailDeleteFailed(_store.Logger, key, ex);
         }

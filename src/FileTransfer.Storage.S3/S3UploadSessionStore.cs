@@ -51,7 +51,7 @@ internal sealed class S3UploadSessionStore(
         {
             await PutRecordAsync(S3SessionRecord.From(session), cancellationToken);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -72,7 +72,7 @@ internal sealed class S3UploadSessionStore(
         {
             lease = await leases.TryAcquireAsync(LeaseArea, id, cancellationToken);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -146,7 +146,7 @@ internal sealed class S3UploadSessionStore(
         {
             return null;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
@@ -170,7 +170,12 @@ internal sealed class S3UploadSessionStore(
             }
             while (page.IsTruncated == true);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (AmazonS3Exception ex) when (ex.ErrorCode == "NoSuchBucket")
+        {
+            // Before the start-up check created it (the session sweeper starts first): no sessions yet.
+            return [];
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
             throw S3Failures.Unavailable(ex);
         }
