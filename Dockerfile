@@ -6,9 +6,16 @@ WORKDIR /src
 # Restore first so that the package layer is cached across source edits.
 COPY global.json Directory.Build.props Directory.Packages.props .editorconfig ./
 COPY src/FileTransfer.Server/FileTransfer.Server.csproj src/FileTransfer.Server/
+# The server's own projects: the storage core and both backends (local disk, S3).
+COPY src/FileTransfer.Core/FileTransfer.Core.csproj src/FileTransfer.Core/
+COPY src/FileTransfer.Storage.Local/FileTransfer.Storage.Local.csproj src/FileTransfer.Storage.Local/
+COPY src/FileTransfer.Storage.S3/FileTransfer.Storage.S3.csproj src/FileTransfer.Storage.S3/
 RUN dotnet restore src/FileTransfer.Server/FileTransfer.Server.csproj
 
 COPY protos/ protos/
+COPY src/FileTransfer.Core/ src/FileTransfer.Core/
+COPY src/FileTransfer.Storage.Local/ src/FileTransfer.Storage.Local/
+COPY src/FileTransfer.Storage.S3/ src/FileTransfer.Storage.S3/
 COPY src/FileTransfer.Server/ src/FileTransfer.Server/
 RUN dotnet publish src/FileTransfer.Server/FileTransfer.Server.csproj -c Release -o /app --no-restore
 

@@ -20,6 +20,9 @@ set -euo pipefail
 # (checked every few seconds, so a burst overshoots) the OSD flags itself full and writes then block,
 # they do not fail: an S3 PUT hangs. Memory is only used as data arrives.
 memstore_bytes=${CEPH_RGW_MEMSTORE_BYTES:-2147483648}
+# A container (deploy/ceph-rgw) fixes what tests leave to chance: the gateway's address and port
+# (CEPH_RGW_LISTEN, default 127.0.0.1; CEPH_RGW_PORT, default a free one) and the S3 user's keys
+# (CEPH_RGW_ACCESS_KEY, CEPH_RGW_SECRET_KEY, default random).
 # Bounds for each step, in seconds.
 mon_timeout=30
 rgw_timeout=90
@@ -223,7 +226,7 @@ log file = $dir/log/client.log
 [client.rgw.ft]
 admin socket = $dir/run/\$name.asok
 log file = $dir/log/\$name.log
-rgw frontends = beast endpoint=127.0.0.1:$rgw_port
+rgw frontends = beast endpoint=${CEPH_RGW_LISTEN:-127.0.0.1}:$rgw_port
 # 64 request threads instead of 512: plenty for tests on two cores.
 rgw thread pool size = 64
 # Deleted and overwritten objects' data (past the 4 MiB head, e.g. multipart parts) is freed by the
@@ -253,7 +256,7 @@ start() {
   fsid=$(cat /proc/sys/kernel/random/uuid)
   osd_uuid=$(cat /proc/sys/kernel/random/uuid)
   mon_port=$(free_port)
-  rgw_port=$(free_port)
+  rgw_port=${CEPH_RGW_PORT:-$(free_port)}
   while [[ $rgw_port == "$mon_port" ]]; do rgw_port=$(free_port); done
   write_config "$dir" "$fsid" "$mon_port" "$rgw_port"
 
@@ -302,8 +305,8 @@ start() {
 
   # The S3 user, with keys made here.
   local access_key secret_key
-  access_key=$(random_hex 10)
-  secret_key=$(random_hex 20)
+  access_key=${CEPH_RGW_ACCESS_KEY:-$(random_hex 10)}
+  secret_key=${CEPH_RGW_SECRET_KEY:-$(random_hex 20)}
   if ! timeout 60 radosgw-admin -c "$conf" user create --uid=filetransfer --display-name=FileTransfer \
     --access-key="$access_key" --secret-key="$secret_key" >"$dir/log/user.out" 2>&1; then
     fail "$dir" user "$dir/log/user.out" "radosgw-admin user create failed"

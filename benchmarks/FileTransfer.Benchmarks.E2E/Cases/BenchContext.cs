@@ -38,6 +38,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <summary>The gRPC reference server in another stack (Python grpcio, C-core); null with <see cref="PythonMissing"/> set when it cannot run.</summary>
     public PythonGrpcServer? Python { get; set; }
 
+    /// <summary>Copies of ours on the S3 backend (the s3 case starts them when an RGW is named by FT_S3_*).</summary>
+    public List<OurServer> S3Servers { get; } = [];
+
     /// <summary>Why nginx is not there, when it is not.</summary>
     public string? NginxMissing { get; set; }
 
@@ -87,7 +90,7 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
 
     /// <summary>Every server a case may run against, for the report's peers/ and logs/ folders.</summary>
     public IEnumerable<ServerUnderTest> AllServers =>
-        new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog }.OfType<ServerUnderTest>();
+        new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog }.OfType<ServerUnderTest>().Concat(S3Servers);
 
     /// <summary>Starts a copy of the product from <paramref name="dll"/> with <c>--server-env</c>, then <paramref name="extra"/>.</summary>
     public Task<OurServer> StartOursAsync(string name, string dll, IReadOnlyDictionary<string, string> extra)

@@ -18,7 +18,9 @@ internal sealed class DotnetClient : IDisposable
     private readonly HttpClient _client;
     private readonly Version _version;
 
-    public DotnetClient(bool http2)
+    /// <param name="http2">HTTP/2 (h2c with prior knowledge) rather than HTTP/1.1.</param>
+    /// <param name="authenticate">Send ours's API key; false for URLs that are their own credential (a store's presigned URL refuses a second one).</param>
+    public DotnetClient(bool http2, bool authenticate = true)
     {
         _version = http2 ? HttpVersion.Version20 : HttpVersion.Version11;
         var handler = new SocketsHttpHandler
@@ -30,7 +32,10 @@ internal sealed class DotnetClient : IDisposable
             MaxConnectionsPerServer = int.MaxValue,
         };
         _client = new HttpClient(handler) { Timeout = TimeSpan.FromMinutes(30) };
-        _client.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", Infrastructure.OurServer.ApiKey);
+        if (authenticate)
+        {
+            _client.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", Infrastructure.OurServer.ApiKey);
+        }
     }
 
     public string Protocol => _version == HttpVersion.Version20 ? "HTTP/2" : "HTTP/1.1";
@@ -84,6 +89,13 @@ internal sealed class DotnetClient : IDisposable
 
         var stored = await response.Content.ReadFromJsonAsync<StoredFile>();
         return (response.StatusCode, stored?.Sha256);
+    }
+
+    /// <summary>DELETEs <paramref name="url"/>: a case's clean-up of what it stored.</summary>
+    public async Task DeleteAsync(Uri url)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Delete, url) { Version = _version, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        using var response = await _client.SendAsync(request);
     }
 
     public void Dispose() => _client.Dispose();

@@ -149,5 +149,9 @@ internal sealed class GrpcClient : IDisposable
     public async Task<long> GetFileInfoAsync(string name, CancellationToken cancellationToken = default) =>
         (await _client.GetFileInfoAsync(new GetFileInfoRequest { FileName = name }, _headers, cancellationToken: cancellationToken)).Size;
 
+    /// <summary>GetDownloadUrl: the presigned URL of the store that a server on S3 with redirected downloads hands out.</summary>
+    public async Task<Uri> GetDownloadUrlAsync(string name, CancellationToken cancellationToken = default) =>
+        new((await _client.GetDownloadUrlAsync(new GetDownloadUrlRequest { FileName = name }, _headers, cancellationToken: cancellationToken)).Url);
+
     public void Dispose() => _channel.Dispose();
 }

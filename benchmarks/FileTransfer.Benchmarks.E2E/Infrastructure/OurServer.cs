@@ -103,7 +103,7 @@ internal sealed partial class OurServer : ServerUnderTest
     {
         Configuration = $"dotnet {string.Join(' ', start.ArgumentList)}\n" + string.Join('\n',
             start.Environment.Where(e => e.Key == "Storage__RootPath" || e.Key == "Naive__Mode" || e.Key == "ASPNETCORE_ENVIRONMENT" || e.Key.Contains("__", StringComparison.Ordinal))
-                .OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"{e.Key}={e.Value}"));
+                .OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"{e.Key}={Shown(e.Key, e.Value)}"));
         Process = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet " + string.Join(' ', start.ArgumentList));
         Process.OutputDataReceived += (_, e) => OnLine(e.Data);
         Process.ErrorDataReceived += (_, e) => OnLine(e.Data);
@@ -131,6 +131,10 @@ internal sealed partial class OurServer : ServerUnderTest
         _readingOverhead = Math.Max(0, overhead);
         return this;
     }
+
+    // The report keeps every setting but a secret (the S3 copies' store credentials).
+    private static string? Shown(string key, string? value) =>
+        key.EndsWith("SecretKey", StringComparison.Ordinal) ? "[redacted]" : value;
 
     public long ReadingOverheadBytes => _readingOverhead;
 

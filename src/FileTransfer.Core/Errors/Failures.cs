@@ -81,4 +81,7 @@ public static class Failures
 
     public static FileTransferException LengthConflict(long declared, string problem) =>
         new(ErrorReason.SizeMismatch, $"The upload was declared as {declared} bytes; {problem}");
+
+    public static FileTransferException DirectDownloadUnavailable() =>
+        new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");
 }

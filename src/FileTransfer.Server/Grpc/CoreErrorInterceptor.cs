@@ -8,7 +8,8 @@ namespace FileTransfer.Server.Grpc;
 /// <summary>
 /// Turns the core's refusals into status codes for every FileService call, so that the service
 /// calls the core without a try/catch per RPC and no mapping is written twice
-/// (<see cref="GrpcErrors"/> holds the table; the REST twin is the REST error filter). Anything else
+/// (<see cref="GrpcErrors"/> holds the table; the REST twin is the REST error filter). A read of a
+/// version an object store no longer holds (<see cref="VersionGoneException"/>) is one too. Anything else
 /// passes through: Grpc.AspNetCore logs an unexpected exception and answers UNKNOWN without its message.
 /// </summary>
 internal sealed class CoreErrorInterceptor : Interceptor
@@ -23,6 +24,10 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             throw GrpcErrors.From(ex);
         }
+        catch (VersionGoneException ex)
+        {
+            throw GrpcErrors.From(ex.ToRefusal());
+        }
     }
 
     public override async Task<TResponse> ClientStreamingServerHandler<TRequest, TResponse>(IAsyncStreamReader<TRequest> requestStream, ServerCallContext context, ClientStreamingServerMethod<TRequest, TResponse> continuation)
@@ -35,6 +40,10 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             throw GrpcErrors.From(ex);
         }
+        catch (VersionGoneException ex)
+        {
+            throw GrpcErrors.From(ex.ToRefusal());
+        }
     }
 
     public override async Task ServerStreamingServerHandler<TRequest, TResponse>(TRequest request, IServerStreamWriter<TResponse> responseStream, ServerCallContext context, ServerStreamingServerMethod<TRequest, TResponse> continuation)
@@ -46,6 +55,10 @@ internal sealed class CoreErrorInterceptor : Interceptor
         catch (FileTransferException ex)
         {
             throw GrpcErrors.From(ex);
+        }
+        catch (VersionGoneException ex)
+        {
+            throw GrpcErrors.From(ex.ToRefusal());
         }
     }
 }

@@ -4,7 +4,6 @@ using FileTransfer.Server.Grpc;
 using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
-using FileTransfer.Storage.Local;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 
 namespace FileTransfer.Server.Hosting;
@@ -19,7 +18,7 @@ public static class FileTransferServiceCollectionExtensions
 
         services.AddFileTransferCore();
         services.AddSingleton<IContentTypeMap, ContentTypeMap>();
-        services.AddLocalStorage();
+        builder.AddStorageBackend();
         services.AddSingleton(TimeProvider.System);
 
         services.AddKestrelTuning();

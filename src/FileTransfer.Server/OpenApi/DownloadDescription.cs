@@ -24,6 +24,16 @@ internal static class DownloadDescription
             Description = "Not modified: the client's copy (If-None-Match / If-Modified-Since) is current.",
             Headers = new Dictionary<string, IOpenApiHeader> { ["ETag"] = ResponseHeader("Strong entity tag of the current file.") },
         };
+        if (!isHead)
+        {
+            // A GET only (HEAD is always answered here), and only on an object store that redirects.
+            operation.Responses["307"] = new OpenApiResponse
+            {
+                Description = "On an S3 store with Storage:S3:RedirectDownloads, where 200/206 would send the bytes: fetch them from Location, a presigned URL of the store (send the Range again; no Authorization). Not cached.",
+                Headers = new Dictionary<string, IOpenApiHeader> { ["Location"] = ResponseHeader("The store's presigned URL, valid for Storage:S3:RedirectSeconds.") },
+            };
+        }
+
         Ensure(operation, 400, () => Problem(document, 400, "The name is not a valid file name."));
         Ensure(operation, 404, () => Problem(document, 404, "There is no such file."));
 

@@ -23,7 +23,7 @@ internal static class GrpcErrors
         ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles => StatusCode.ResourceExhausted,
         ErrorReason.DigestMismatch or ErrorReason.SizeMismatch => StatusCode.DataLoss,
         ErrorReason.FileExists => StatusCode.AlreadyExists,
-        ErrorReason.EtagMismatch or ErrorReason.NameConflict => StatusCode.FailedPrecondition,
+        ErrorReason.EtagMismatch or ErrorReason.NameConflict or ErrorReason.DirectDownloadUnavailable => StatusCode.FailedPrecondition,
         ErrorReason.Unauthenticated => StatusCode.Unauthenticated,
         ErrorReason.PermissionDenied => StatusCode.PermissionDenied,
         ErrorReason.StorageUnavailable => StatusCode.Unavailable,

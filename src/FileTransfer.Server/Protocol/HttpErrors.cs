@@ -35,6 +35,7 @@ internal static class HttpErrors
         ErrorReason.UploadIdle => (StatusCodes.Status408RequestTimeout, "Request timeout"),
         ErrorReason.InvalidLinkRequest => (StatusCodes.Status400BadRequest, "Invalid link request"),
         ErrorReason.TooManyFiles => (StatusCodes.Status413PayloadTooLarge, "Too many files"),
+        ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
         ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
 
         // Resumable uploads. tus 1.0.0: 404 or 410 for an unknown or expired upload, 409 for an

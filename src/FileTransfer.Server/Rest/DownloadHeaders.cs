@@ -1,5 +1,5 @@
 using FileTransfer.Core;
-using Microsoft.Net.Http.Headers;
+using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Rest;
 
@@ -9,11 +9,8 @@ internal static class DownloadHeaders
     public static void Apply(IHeaderDictionary headers, FileVersion file)
     {
         // User-uploaded bytes must never run as script in our origin: no sniffing, and active
-        // types (see ActiveContent) are attachments rather than rendered inline.
+        // types are attachments rather than rendered inline.
         headers.XContentTypeOptions = "nosniff";
-
-        var disposition = new ContentDispositionHeaderValue(ActiveContent.Is(file.ContentType) ? "attachment" : "inline");
-        disposition.SetHttpFileName(Path.GetFileName(file.Name));
-        headers.ContentDisposition = disposition.ToString();
+        headers.ContentDisposition = DownloadDisposition.For(file);
     }
 }

@@ -26,6 +26,12 @@ internal sealed class OpenedFileResult : PhysicalFileResult
 
     public OpenedFile File { get; }
 
+    /// <summary>
+    /// Answer with <c>307</c> to the store's URL where the framework would send the body (200/206):
+    /// conditions, ranges that cannot be satisfied and HEAD are still decided here.
+    /// </summary>
+    public bool Redirect { get; init; }
+
     public override Task ExecuteResultAsync(ActionContext context) =>
         context.HttpContext.RequestServices.GetRequiredService<OpenedFileResultExecutor>().ExecuteAsync(context, this);
 }

@@ -1,6 +1,10 @@
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
+using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Infrastructure;
 using Microsoft.Extensions.Options;
+using Microsoft.Net.Http.Headers;
 
 namespace FileTransfer.Server.Rest;
 
@@ -8,9 +12,10 @@ namespace FileTransfer.Server.Rest;
 /// Executes <see cref="OpenedFileResult"/> as PhysicalFileResultExecutor does (status, Content-Range,
 /// Accept-Ranges, ETag, Last-Modified and the 304 / 412 / 416 decisions all come from
 /// <see cref="FileResultExecutorBase.SetHeadersAndLog"/>), with the file's size taken from the
-/// opened version instead of a fresh stat of the path, and the body from <see cref="OpenedFileSender"/>.
+/// opened version instead of a fresh stat of the path, and the body from <see cref="OpenedFileSender"/>,
+/// or, for a redirected download, a <c>307</c> to the store where the body would have been sent.
 /// </summary>
-internal sealed class OpenedFileResultExecutor(ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options)
+internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options)
     : FileResultExecutorBase(CreateLogger<OpenedFileResultExecutor>(loggerFactory))
 {
     public async Task ExecuteAsync(ActionContext context, OpenedFileResult result)
@@ -22,8 +27,56 @@ internal sealed class OpenedFileResultExecutor(ILoggerFactory loggerFactory, IOp
             return;
         }
 
+        if (result.Redirect)
+        {
+            RedirectToStore(context.HttpContext, result.File);
+            return;
+        }
+
         var offset = range?.From ?? 0;
         var count = range is null ? size : rangeLength;
-        await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
+        try
+        {
+            await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
+        }
+        catch (VersionGoneException gone) when (!context.HttpContext.Response.HasStarted)
+        {
+            // An object store that no longer holds the opened version, before a byte was sent: the
+            // client may retry (and gets the current version); never the new bytes under the old headers.
+            var refusal = gone.ToRefusal();
+            var http = context.HttpContext;
+            http.Response.Clear();
+            http.Response.StatusCode = HttpErrors.For(refusal.Reason).Status;
+            http.Response.Headers.RetryAfter = "1";
+            HttpErrors.Remember(http, refusal.Reason);
+            await http.Response.WriteAsJsonAsync(HttpErrors.Problem(refusal.Reason, refusal.Message), (System.Text.Json.JsonSerializerOptions?)null, "application/problem+json", http.RequestAborted);
+        }
     }
+
+    // RFC 9110 15.4.8: 307 keeps the method, and the client sends its Range (and If-Range) to the
+    // store, which answers them for the same ETag. The representation headers written for a body
+    // belong to the store's answer now; the disposition travels in the URL, as a response override.
+    private void RedirectToStore(HttpContext context, OpenedFile file)
+    {
+        var response = context.Response;
+        var disposition = response.Headers.ContentDisposition.ToString();
+        var target = files.GetDownloadUrl(file, disposition, FileTransferClaims.GrantEndsAt(context.User));
+        foreach (var header in RepresentationHeaders)
+        {
+            response.Headers.Remove(header);
+        }
+
+        response.StatusCode = StatusCodes.Status307TemporaryRedirect;
+        response.Headers.Location = target.Url.AbsoluteUri;
+
+        // The URL is a credential for this one file until it expires: no cache may keep or share it.
+        response.Headers.CacheControl = "no-store";
+        response.ContentLength = 0;
+    }
+
+    private static readonly string[] RepresentationHeaders =
+    [
+        HeaderNames.ContentType, HeaderNames.ContentLength, HeaderNames.ContentRange, HeaderNames.ContentDisposition,
+        HeaderNames.AcceptRanges, HeaderNames.ETag, HeaderNames.LastModified, ContentDigest.ReprDigestHeader,
+    ];
 }

@@ -3,7 +3,8 @@ using System.Text.RegularExpressions;
 namespace FileTransfer.Server.Security;
 
 /// <summary>
-/// The one rule for what a log line may not show: signed-link tokens and API keys. Applied to every
+/// The one rule for what a log line may not show: signed-link tokens, API keys, the object store's
+/// secret key and the signatures of its presigned URLs. Applied to every
 /// log line's text, structured values, exception and scopes (<see cref="RedactingLoggerFactory"/>).
 /// </summary>
 internal static partial class CredentialRedaction
@@ -15,8 +16,11 @@ internal static partial class CredentialRedaction
     /// <list type="bullet">
     /// <item>the <c>sig</c> query parameter, however its name is cased or percent-encoded (the query
     /// parser decodes and compares names case-insensitively, so <c>?%73IG=</c> is a link too);</item>
-    /// <item>the value of an <c>Authorization</c> or <c>X-Api-Key</c> header (or gRPC metadata) written as
-    /// <c>name: value</c>, <c>name=value</c> or a JSON member;</item>
+    /// <item>the value of an <c>Authorization</c> or <c>X-Api-Key</c> header (or gRPC metadata), or of an
+    /// S3 secret key (<c>SecretKey</c>, <c>aws_secret_access_key</c>), written as <c>name: value</c>,
+    /// <c>name=value</c> or a JSON member;</item>
+    /// <item>the <c>X-Amz-Signature</c> of a presigned URL of the store (a REST redirect's <c>Location</c>),
+    /// which lets anyone read that file until it expires;</item>
     /// <item>the credential after <c>Bearer</c> (RFC 6750 2.1), but not challenge parameters such as <c>realm=</c>;</item>
     /// <item>anything shaped like a signed-link token (<c>base64url({...}).base64url(HMAC-SHA256)</c>),
     /// wherever it appears, e.g. in a logged response body of <c>POST api/links</c>.</item>
@@ -33,12 +37,16 @@ internal static partial class CredentialRedaction
         name.Equals("Authorization", StringComparison.OrdinalIgnoreCase)
         || name.Equals("Proxy-Authorization", StringComparison.OrdinalIgnoreCase)
         || name.Equals(FileTransferAuthenticationHandler.ApiKeyHeader, StringComparison.OrdinalIgnoreCase)
-        || name.Equals(SignedLink.QueryParameter, StringComparison.OrdinalIgnoreCase);
+        || name.Equals(SignedLink.QueryParameter, StringComparison.OrdinalIgnoreCase)
+        || name.EndsWith("SecretKey", StringComparison.OrdinalIgnoreCase)
+        || name.Equals("X-Amz-Signature", StringComparison.OrdinalIgnoreCase);
 
     [GeneratedRegex(
         """
         (?<keep>(?<=^|[?&;\s'"(])(?:s|%[57]3)(?:i|%[46]9)(?:g|%[46]7)=)[^&\#\s'"<>]+
+        |(?<keep>(?<=[?&;\s'"(])x-amz-signature=)[^&\#\s'"<>]+
         |(?<keep>\b(?:authorization|x-api-key)["']?\s*[:=]\s*["']?)[^\r\n"',;\]}]+
+        |(?<keep>(?<![a-z0-9])(?:secret_?key|aws_secret_access_key)["']?\s*[:=]\s*["']?)[^\r\n"',;\]}]+
         |(?<keep>\bbearer\s+)(?!(?:realm|error|error_description|error_uri|scope)=)[^\s,;"'\]}]+
         |(?-i:eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])
         """,

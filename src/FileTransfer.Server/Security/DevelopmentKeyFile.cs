@@ -7,9 +7,10 @@ namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// The development key, kept across restarts so that <c>FILETRANSFER_API_KEY</c> and a Kreya
-/// environment stay valid: one file per storage root (named by the SHA-256 of the root's canonical
-/// path) in a per-user folder outside the root, the folder 0700 and the file 0600. Used only in
-/// Development (<see cref="ApiKeyStore"/>); no other environment reads or writes it.
+/// environment stay valid: one file per storage location (named by the SHA-256 of the root's
+/// canonical path, or of an object store's <c>s3://host:port/bucket/prefix/</c> as it is) in a
+/// per-user folder outside the root, the folder 0700 and the file 0600. Used only in Development
+/// (<see cref="ApiKeyStore"/>); no other environment reads or writes it.
 /// </summary>
 internal static class DevelopmentKeyFile
 {
@@ -50,14 +51,16 @@ internal static class DevelopmentKeyFile
         var directory = Path.GetDirectoryName(file)!;
 
         // The root is served: a key inside it could be downloaded with the anonymous reads that
-        // Development allows. Both sides are compared with every link resolved.
+        // Development allows. Both sides are compared with every link resolved. (An object store's
+        // files are not on this disk: no folder here is inside it.)
         if (CanonicalPath.Resolve(directory) is not { } real)
         {
             return DevelopmentKey.NotStored(fresh, $"the links in {directory} cannot be resolved");
         }
 
         var root = Canonical(storageRoot);
-        if (real == root || real.StartsWith(root.EndsWith(Path.DirectorySeparatorChar) ? root : root + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+        if (!IsStoreUrl(storageRoot)
+            && (real == root || real.StartsWith(root.EndsWith(Path.DirectorySeparatorChar) ? root : root + Path.DirectorySeparatorChar, StringComparison.Ordinal)))
         {
             return DevelopmentKey.NotStored(fresh, $"its folder {directory} is inside the storage root");
         }
@@ -92,7 +95,13 @@ internal static class DevelopmentKeyFile
         }
     }
 
-    private static string Canonical(string path) => CanonicalPath.Resolve(Path.GetFullPath(path)) ?? Path.GetFullPath(path);
+    // An object store's location is a URL: taken as it is, it names the same store from any working
+    // folder (Path.GetFullPath would make it relative to the current one).
+    private static string Canonical(string location) =>
+        IsStoreUrl(location) ? location : CanonicalPath.Resolve(Path.GetFullPath(location)) ?? Path.GetFullPath(location);
+
+    private static bool IsStoreUrl(string location) =>
+        Uri.TryCreate(location, UriKind.Absolute, out var uri) && !uri.IsFile && location.Contains("://", StringComparison.Ordinal);
 
     private static bool EnsureOwnerOnlyFolder(string directory, out string problem)
     {

@@ -121,6 +121,7 @@ internal sealed class FileTransferAuthenticationHandler(
         identity.AddClaim(new Claim(FileTransferClaims.LinkId, Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(token)))[..24]));
         identity.AddClaim(new Claim(FileTransferClaims.Scope, link.Access));
         identity.AddClaim(new Claim(FileTransferClaims.Path, link.Path));
+        identity.AddClaim(new Claim(FileTransferClaims.ExpiresAt, link.ExpiresAt.ToString(CultureInfo.InvariantCulture), ClaimValueTypes.Integer64));
         if (link.MaxBytes is { } maxBytes)
         {
             identity.AddClaim(new Claim(FileTransferClaims.MaxUploadBytes, maxBytes.ToString(CultureInfo.InvariantCulture), ClaimValueTypes.Integer64));

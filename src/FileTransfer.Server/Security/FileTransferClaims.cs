@@ -7,6 +7,12 @@ namespace FileTransfer.Server.Security;
 /// </summary>
 internal static class FileTransferClaims
 {
+    /// <summary>When the caller's grant ends, if it does (a signed link's expiry); null for an API key.</summary>
+    public static DateTimeOffset? GrantEndsAt(System.Security.Claims.ClaimsPrincipal caller) =>
+        caller.FindFirst(ExpiresAt)?.Value is { } seconds && long.TryParse(seconds, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var unix)
+            ? DateTimeOffset.FromUnixTimeSeconds(unix)
+            : null;
+
     /// <summary>One claim per granted scope: "read", "write" or "delete".</summary>
     public const string Scope = "ft:scope";
 
@@ -21,6 +27,12 @@ internal static class FileTransferClaims
 
     /// <summary>Signed links only: the one file name the link is valid for.</summary>
     public const string Path = "ft:path";
+
+    /// <summary>
+    /// Signed links only: when the link expires (Unix seconds). What the request leads to, such as a
+    /// presigned URL of the store, must not outlive it.
+    /// </summary>
+    public const string ExpiresAt = "ft:expires_at";
 
     /// <summary>Signed write links only: largest number of bytes the upload may store.</summary>
     public const string MaxUploadBytes = "ft:max_upload_bytes";

@@ -33,6 +33,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.UploadCompleted] = TransferOutcome.Rejected,
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
+        [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -34,6 +34,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.UploadCompleted] = "UPLOAD_COMPLETED",
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
+        [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -27,9 +27,12 @@ public sealed class LayeringTests
         ("FileTransfer.Server.Hosting", 6),
     ];
 
+    private static readonly string[] Backends = ["FileTransfer.Storage.Local", "FileTransfer.Storage.S3"];
+
     [Theory]
     [InlineData("FileTransfer.Core")]
     [InlineData("FileTransfer.Storage.Local")]
+    [InlineData("FileTransfer.Storage.S3")]
     public void The_Core_And_The_Backends_Do_Not_Reference_AspNetCore(string project)
     {
         var references = Assembly(project).MainModule.AssemblyReferences.Select(r => r.Name).ToList();
@@ -44,7 +47,25 @@ public sealed class LayeringTests
     public void The_Core_References_No_Backend_And_A_Backend_No_Other_Backend()
     {
         Assert.DoesNotContain(Assembly("FileTransfer.Core").MainModule.AssemblyReferences, r => r.Name.StartsWith("FileTransfer.", StringComparison.Ordinal));
-        Assert.Equal(["FileTransfer.Core"], Assembly("FileTransfer.Storage.Local").MainModule.AssemblyReferences.Select(r => r.Name).Where(n => n.StartsWith("FileTransfer.", StringComparison.Ordinal)));
+        Assert.All(Backends, backend =>
+            Assert.Equal(["FileTransfer.Core"], Assembly(backend).MainModule.AssemblyReferences.Select(r => r.Name).Where(n => n.StartsWith("FileTransfer.", StringComparison.Ordinal))));
+    }
+
+    [Fact]
+    public void Only_The_Host_Chooses_A_Backend_And_Only_The_Object_Store_Uses_The_S3_Sdk()
+    {
+        // The server's adapters reach the store through the core alone; only Hosting (which selects
+        // a backend) and Security (the development key's canonical root path) name a backend.
+        var module = Assembly("FileTransfer.Server").MainModule;
+        var users = module.GetTypes()
+            .Where(type => ReferencedTypes(type).Any(used => used.Scope.Name is "FileTransfer.Storage.S3" or "AWSSDK.S3" or "AWSSDK.Core"))
+            .Select(type => RankOf(type)?.Namespace)
+            .Distinct()
+            .ToList();
+
+        Assert.Equal(["FileTransfer.Server.Hosting"], users);
+        Assert.DoesNotContain(Assembly("FileTransfer.Core").MainModule.AssemblyReferences, r => r.Name.StartsWith("AWSSDK", StringComparison.Ordinal));
+        Assert.DoesNotContain(Assembly("FileTransfer.Storage.Local").MainModule.AssemblyReferences, r => r.Name.StartsWith("AWSSDK", StringComparison.Ordinal));
     }
 
     [Fact]

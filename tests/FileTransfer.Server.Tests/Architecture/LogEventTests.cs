@@ -1,6 +1,7 @@
 using System.Reflection;
 using FileTransfer.Core;
 using FileTransfer.Storage.Local;
+using FileTransfer.Storage.S3;
 using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Architecture;
@@ -13,7 +14,7 @@ namespace FileTransfer.Server.Tests.Architecture;
 public sealed class LogEventTests
 {
     private static readonly Assembly[] Assemblies =
-        [typeof(FileOperations).Assembly, typeof(LocalStorageRegistration).Assembly, typeof(Program).Assembly];
+        [typeof(FileOperations).Assembly, typeof(LocalStorageRegistration).Assembly, typeof(S3StorageRegistration).Assembly, typeof(Program).Assembly];
 
     [Fact]
     public void Every_Log_Event_Id_Belongs_To_One_Message()

@@ -9,7 +9,7 @@ namespace FileTransfer.Server.Tests.Infrastructure;
 /// <c>FT_S3_SERVICE_URL</c>, <c>FT_S3_ACCESS_KEY</c> and <c>FT_S3_SECRET_KEY</c>; without them, one
 /// that this test process starts on first use through <c>scripts/ceph-rgw.sh start</c> (a few seconds)
 /// and that stops when the process exits, so that <c>dotnet test</c> alone works wherever the Ceph packages are
-/// installed. The engine is real and shared: a test class works in its own bucket (<see cref="CephRgwBucket"/>).
+/// installed. The engine is real and shared: a test class works in its own bucket (<c>CephRgwBucket</c>).
 /// </summary>
 public sealed class CephRgw
 {

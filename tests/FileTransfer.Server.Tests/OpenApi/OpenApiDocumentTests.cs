@@ -49,7 +49,11 @@ public sealed class OpenApiDocumentTests : IClassFixture<FileTransferFactory>
         var headers = operation.GetProperty("parameters").EnumerateArray()
             .Where(p => p.GetProperty("in").GetString() == "header").Select(p => p.GetProperty("name").GetString());
         Assert.Equal(["If-Match", "If-Modified-Since", "If-None-Match", "If-Range", "If-Unmodified-Since", "Range"], headers.Order());
-        Assert.Equal(["200", "206", "304", "400", "401", "403", "404", "412", "416", "429"], operation.GetProperty("responses").EnumerateObject().Select(r => r.Name).Order());
+        // 307: a GET redirected to an object store; a HEAD never is.
+        string[] statuses = method == "get"
+            ? ["200", "206", "304", "307", "400", "401", "403", "404", "412", "416", "429"]
+            : ["200", "206", "304", "400", "401", "403", "404", "412", "416", "429"];
+        Assert.Equal(statuses, operation.GetProperty("responses").EnumerateObject().Select(r => r.Name).Order());
         var partial = operation.GetProperty("responses").GetProperty("206");
         Assert.True(partial.GetProperty("headers").TryGetProperty("Content-Range", out _));
         Assert.True(partial.GetProperty("headers").TryGetProperty("Repr-Digest", out _));

@@ -23,6 +23,10 @@ public sealed class CredentialRedactionTests
     [InlineData("sent Bearer abc.def to the server", "sent Bearer [redacted] to the server")]
     [InlineData("{\"token\":\"" + Token + "\"}", "{\"token\":\"[redacted]\"}")]
     [InlineData("link " + Token + " issued", "link [redacted] issued")]
+    [InlineData("Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=0a1b2c&response-content-type=text%2Fplain", "Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=[redacted]&response-content-type=text%2Fplain")]
+    [InlineData("Storage__S3__SecretKey=79077758EA42A44E9018", "Storage__S3__SecretKey=[redacted]")]
+    [InlineData("{\"SecretKey\": \"79077758EA42A44E9018\"}", "{\"SecretKey\": \"[redacted]\"}")]
+    [InlineData("aws_secret_access_key = 79077758EA42A44E9018", "aws_secret_access_key = [redacted]")]
     public void Credentials_Are_Masked(string text, string expected) =>
         Assert.Equal(expected, CredentialRedaction.Redact(text));
 
@@ -34,6 +38,8 @@ public sealed class CredentialRedactionTests
     [InlineData("WWW-Authenticate: Bearer realm=\"FileTransfer\", error=\"invalid_token\"")]
     [InlineData("/api/files/design.pdf?signature=ok&sigma=1")]
     [InlineData("No API key is configured (Auth:ApiKeys): requests to api/files are refused with 401.")]
+    [InlineData("Storage:S3:SecretKey is required when Storage:Backend is S3.")]
+    [InlineData("Files are stored in s3://127.0.0.1:7480/files/")]
     public void Ordinary_Log_Text_Is_Left_As_It_Is(string text) =>
         Assert.Same(text, CredentialRedaction.Redact(text));
 
@@ -42,6 +48,8 @@ public sealed class CredentialRedactionTests
     [InlineData("x-api-key", true)]
     [InlineData("SIG", true)]
     [InlineData("Proxy-Authorization", true)]
+    [InlineData("SecretKey", true)]
+    [InlineData("X-Amz-Signature", true)]
     [InlineData("Path", false)]
     [InlineData("QueryString", false)]
     public void Values_Named_After_A_Credential_Are_Masked_Whole(string name, bool masked) =>

@@ -149,6 +149,30 @@ public sealed class DevelopmentKeyTests : IDisposable
     }
 
     [Fact]
+    public void An_Object_Store_Location_Names_Its_Key_File_By_The_Url_Itself()
+    {
+        const string Store = "s3://127.0.0.1:7480/files/team/";
+
+        var first = StartAt(Store);
+        var second = StartAt(Store);
+        var otherPrefix = StartAt("s3://127.0.0.1:7480/files/other/");
+
+        // The URL as it is, not a path made of it relative to the working folder: the same store
+        // gets the same key from wherever the server starts.
+        var expected = System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(Store));
+        Assert.Equal(Path.Combine(Folder, Convert.ToHexStringLower(expected)[..32] + ".key"), first.FilePath);
+        Assert.Equal("created now", first.Origin);
+        Assert.Equal(first.Key, second.Key);
+        Assert.NotEqual(first.Key, otherPrefix.Key);
+
+        DevelopmentKey StartAt(string location)
+        {
+            var store = new ApiKeyStore(Options.Create(new AuthOptions { DevelopmentKeyFolder = Folder }), Environment(Environments.Development), new FixedLocation(location));
+            return store.DevelopmentKey!;
+        }
+    }
+
+    [Fact]
     public void Configured_Keys_Mean_No_Development_Key_Even_In_Development()
     {
         var options = new AuthOptions { DevelopmentKeyFolder = Folder, ApiKeys = [new ApiKeyOptions { Key = FileTransferFactory.TestKey, Scopes = ["read"] }] };

@@ -140,17 +140,18 @@ internal sealed partial class GrpcTransport(FileService.FileServiceClient client
 
     private async Task<DownloadResponse> StartDownloadAsync(string name, long offset, string? ifMatch, CancellationToken cancellationToken)
     {
-        var call = client.DownloadFile(
-            new DownloadFileRequest { FileName = name, Offset = offset, IfMatch = ifMatch ?? string.Empty }, Headers(), cancellationToken: cancellationToken);
+        var call = client.DownloadFilePooled(
+            new DownloadFileRequest { FileName = name, Offset = offset, IfMatch = ifMatch ?? string.Empty }, Headers(), cancellationToken);
         try
         {
             // The contract: exactly one metadata message first (size of the whole file, ETag, SHA-256).
-            if (!await call.ResponseStream.MoveNext(cancellationToken) || call.ResponseStream.Current.DataCase != DownloadFileResponse.DataOneofCase.Metadata)
+            if (!await call.ResponseStream.MoveNext(cancellationToken) || call.ResponseStream.Current.Metadata is not { } metadata)
             {
+                call.ResponseStream.Current?.Return();
                 throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server did not start the download of '{name}' with the file's metadata.");
             }
 
-            return new DownloadResponse(Describe(call.ResponseStream.Current.Metadata), offset, ReadChunksAsync(call, name), call);
+            return new DownloadResponse(Describe(metadata), offset, ReadChunksAsync(call, name), call);
         }
         catch
         {
@@ -160,32 +161,44 @@ internal sealed partial class GrpcTransport(FileService.FileServiceClient client
     }
 
     private async IAsyncEnumerable<ReadOnlyMemory<byte>> ReadChunksAsync(
-        AsyncServerStreamingCall<DownloadFileResponse> call, string name, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+        AsyncServerStreamingCall<DownloadMessage> call, string name, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        while (true)
+        DownloadMessage? previous = null;
+        try
         {
-            bool more;
-            try
+            while (true)
             {
-                more = await call.ResponseStream.MoveNext(cancellationToken);
-            }
-            catch (RpcException e)
-            {
-                throw await FailAsync(e, name, cancellationToken);
-            }
+                bool more;
+                try
+                {
+                    more = await call.ResponseStream.MoveNext(cancellationToken);
+                }
+                catch (RpcException e)
+                {
+                    throw await FailAsync(e, name, cancellationToken);
+                }
 
-            if (!more)
-            {
-                yield break;
-            }
+                // The caller is done with the previous chunk once it asks for the next (IFileTransport's contract).
+                previous?.Return();
+                previous = null;
+                if (!more)
+                {
+                    yield break;
+                }
 
-            var message = call.ResponseStream.Current;
-            if (message.DataCase != DownloadFileResponse.DataOneofCase.Chunk)
-            {
-                throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server sent a second metadata message in the download of '{name}'.");
-            }
+                var message = call.ResponseStream.Current;
+                if (!message.IsChunk)
+                {
+                    throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server sent a second metadata message in the download of '{name}'.");
+                }
 
-            yield return message.Chunk.Memory;
+                previous = message;
+                yield return message.Chunk;
+            }
+        }
+        finally
+        {
+            previous?.Return();
         }
     }
 

@@ -1,9 +1,10 @@
-namespace FileTransfer.Server.Rest;
+namespace FileTransfer.Server.Protocol;
 
 /// <summary>
 /// Media types a browser (or a plug-in or shell it hands them to) would run as code in our origin
 /// when opened inline. Downloads of these are sent as attachments; the rule only chooses
-/// Content-Disposition, so it lives with the REST headers.
+/// Content-Disposition (<see cref="DownloadDisposition"/>), which REST sends and a presigned URL asks
+/// the store to send, whichever protocol asked for it.
 /// </summary>
 internal static class ActiveContent
 {

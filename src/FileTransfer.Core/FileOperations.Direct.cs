@@ -1,0 +1,26 @@
+namespace FileTransfer.Core;
+
+public sealed partial class FileOperations
+{
+    /// <summary>
+    /// True when downloads are answered with a URL to the store (REST: <c>307</c> after the
+    /// request's authorization and conditions) rather than with bytes sent by this server.
+    /// </summary>
+    public bool RedirectsDownloads => backend is IDirectDownloads { IsEnabled: true };
+
+    /// <summary>
+    /// A URL that serves <paramref name="file"/>'s bytes straight from the store, described by
+    /// <paramref name="contentDisposition"/> and the version's content type, living no longer than
+    /// the backend allows nor past <paramref name="notAfter"/>. Refuses
+    /// (<see cref="ErrorReason.DirectDownloadUnavailable"/>) when <see cref="RedirectsDownloads"/> is false.
+    /// </summary>
+    public DirectDownload GetDownloadUrl(OpenedFile file, string contentDisposition, DateTimeOffset? notAfter)
+    {
+        if (backend is not IDirectDownloads { IsEnabled: true } direct)
+        {
+            throw Failures.DirectDownloadUnavailable();
+        }
+
+        return direct.CreateUrl(file.Opened.Object, new DirectDownloadRequest(file.Version.ContentType, contentDisposition, notAfter));
+    }
+}

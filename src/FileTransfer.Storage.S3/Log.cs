@@ -1,0 +1,43 @@
+using Microsoft.Extensions.Logging;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>The object-store backend's log events (ids 70-89). None carries a credential: only the location, names, keys and ids.</summary>
+internal static partial class Log
+{
+    [LoggerMessage(EventId = 70, Level = LogLevel.Information, Message = "Files are stored in {Location}")]
+    public static partial void UsingBucket(ILogger logger, string location);
+
+    [LoggerMessage(EventId = 71, Level = LogLevel.Information, Message = "Created the bucket {Bucket}")]
+    public static partial void CreatedBucket(ILogger logger, string bucket);
+
+    [LoggerMessage(EventId = 72, Level = LogLevel.Warning, Message = "The object store at {Location} did not answer at start (attempt {Attempt}); trying again")]
+    public static partial void StoreNotReady(ILogger logger, string location, int attempt, Exception exception);
+
+    [LoggerMessage(EventId = 73, Level = LogLevel.Warning, Message = "Took over the expired write lease of {Name} (its holder stopped before releasing it)")]
+    public static partial void LeaseTakenOver(ILogger logger, string name);
+
+    [LoggerMessage(EventId = 74, Level = LogLevel.Warning, Message = "Could not release the write lease of {Name}; it expires on its own")]
+    public static partial void LeaseReleaseFailed(ILogger logger, string name, Exception exception);
+
+    [LoggerMessage(EventId = 75, Level = LogLevel.Warning, Message = "The write lease of {Name} was taken over before it was released: a commit outlasted the lease")]
+    public static partial void LeaseLost(ILogger logger, string name);
+
+    [LoggerMessage(EventId = 76, Level = LogLevel.Warning, Message = "Could not abort the multipart upload {UploadId} of {Key}; the abandoned-upload sweep will")]
+    public static partial void AbortFailed(ILogger logger, string key, string uploadId, Exception exception);
+
+    [LoggerMessage(EventId = 77, Level = LogLevel.Information, Message = "Aborted {Count} abandoned multipart uploads")]
+    public static partial void Swept(ILogger logger, int count);
+
+    [LoggerMessage(EventId = 78, Level = LogLevel.Warning, Message = "The sweep of abandoned multipart uploads failed; it runs again later")]
+    public static partial void SweepFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(EventId = 79, Level = LogLevel.Warning, Message = "Could not store the SHA-256 of {Name} (ETag {ETag}); it is computed again when needed")]
+    public static partial void DigestSaveFailed(ILogger logger, string name, string etag, Exception exception);
+
+    [LoggerMessage(EventId = 80, Level = LogLevel.Debug, Message = "Could not remove the SHA-256 record {Key}; it names a version that no longer exists and is never read")]
+    public static partial void DigestForgetFailed(ILogger logger, string key, Exception exception);
+
+    [LoggerMessage(EventId = 81, Level = LogLevel.Warning, Message = "The object {Key} changed outside the write lease while committing; checking its preconditions again")]
+    public static partial void ChangedOutsideLease(ILogger logger, string key);
+}

@@ -1,0 +1,255 @@
+using System.Globalization;
+using System.Text;
+using Amazon.S3;
+using Amazon.S3.Model;
+using FileTransfer.Core;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>
+/// Write leases on names, shared by every replica through the bucket: one small object per name
+/// (<c>.ft-lease/..</c>), created with <c>If-None-Match: *</c>, which RGW honours on PutObject, so
+/// that exactly one writer holds a name at a time. Every change of a name (a commit, a delete) holds
+/// its lease while it reads the current version, checks the preconditions and makes its change:
+/// that is what makes <c>If-Match</c> and <c>If-None-Match: *</c> atomic where the store ignores them
+/// (RGW 16's CompleteMultipartUpload, every DeleteObject).
+/// </summary>
+/// <remarks>
+/// A holder that crashes leaves its lease behind; it expires after <see cref="S3StorageOptions.LeaseDuration"/>
+/// and the next writer takes it over with <c>If-Match</c> on the stale lease's ETag, so that of two
+/// writers that both saw it expire only one gets it. Expiry is written by the holder's clock and read
+/// by the others': replicas' clocks must agree to within <see cref="SafetyMargin"/>. A holder renews
+/// its lease before each step that changes the store, and no step starts with less than the margin
+/// left: the guarantee holds as long as one store request takes less than that (see docs/s3.md).
+/// </remarks>
+internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3StorageOptions> options, TimeProvider time, ILogger<NameLeases> logger)
+{
+    private const string Area = "lease";
+    private static readonly TimeSpan FirstRetry = TimeSpan.FromMilliseconds(10);
+    private static readonly TimeSpan LongestRetry = TimeSpan.FromMilliseconds(250);
+
+    // Which process wrote a lease: for people reading the bucket, not for the protocol.
+    private readonly string _owner = Guid.NewGuid().ToString("N")[..12];
+
+    public TimeSpan Duration => options.Value.LeaseDuration;
+
+    /// <summary>A quarter of the lease: allowed clock skew between replicas, and the time left a holder never starts a step with.</summary>
+    public TimeSpan SafetyMargin => Duration / 4;
+
+    internal DateTimeOffset Now => time.GetUtcNow();
+
+    /// <summary>
+    /// Holds the leases of every name in <paramref name="names"/>, taken in key order (two writers of
+    /// overlapping sets then cannot each wait for the other). Waits while another writer holds one,
+    /// up to a lease's duration and its margin; then refuses with <see cref="ErrorReason.StorageUnavailable"/>.
+    /// </summary>
+    public async Task<LeaseSet> AcquireAsync(IEnumerable<string> names, CancellationToken cancellationToken)
+    {
+        var wanted = names.Distinct(StringComparer.Ordinal)
+            .Select(name => (Name: name, Key: bucket.ReservedKeyFor(Area, name)))
+            .OrderBy(lease => lease.Key, StringComparer.Ordinal)
+            .ToList();
+        var held = new LeaseSet(this);
+        try
+        {
+            foreach (var (name, key) in wanted)
+            {
+                held.Add(await AcquireOneAsync(name, key, cancellationToken));
+            }
+
+            return held;
+        }
+        catch
+        {
+            await held.DisposeAsync();
+            throw;
+        }
+    }
+
+    private async Task<NameLease> AcquireOneAsync(string name, string key, CancellationToken cancellationToken)
+    {
+        var giveUp = Now + Duration + SafetyMargin;
+        var delay = FirstRetry;
+        while (true)
+        {
+            var now = Now;
+            if (await TryWriteAsync(key, name, now + Duration, ifMatch: null, cancellationToken) is { } created)
+            {
+                return new NameLease(name, key, created, now + Duration);
+            }
+
+            var current = await ReadAsync(key, cancellationToken);
+            if (current is null)
+            {
+                continue; // released between our two requests: try again at once
+            }
+
+            if (current.Value.Expires <= now)
+            {
+                // Taken over only if nobody else took it over first: the stale lease's ETag must still be current.
+                if (await TryWriteAsync(key, name, now + Duration, current.Value.ETag, cancellationToken) is { } taken)
+                {
+                    Log.LeaseTakenOver(logger, name);
+                    return new NameLease(name, key, taken, now + Duration);
+                }
+
+                continue;
+            }
+
+            if (now >= giveUp)
+            {
+                throw Failures.Unavailable($"Another writer has been changing '{name}' for too long; try again.");
+            }
+
+            // Jittered, so that writers that collided do not collide again in step.
+            await Task.Delay(delay * (0.5 + Random.Shared.NextDouble()), time, cancellationToken);
+            delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, LongestRetry.Ticks));
+        }
+    }
+
+    /// <summary>
+    /// Makes sure <paramref name="lease"/> has more than <see cref="SafetyMargin"/> left, renewing it
+    /// (<c>If-Match</c> on its own ETag) once a quarter of it has passed. Throws when it was lost.
+    /// </summary>
+    internal async Task RenewIfNeededAsync(NameLease lease, CancellationToken cancellationToken)
+    {
+        var now = Now;
+        if (lease.Expires - now > Duration - SafetyMargin)
+        {
+            return;
+        }
+
+        if (lease.Expires - now <= SafetyMargin
+            || await TryWriteAsync(lease.Key, lease.Name, now + Duration, lease.ETag, cancellationToken) is not { } renewed)
+        {
+            Log.LeaseLost(logger, lease.Name);
+            throw Failures.Unavailable($"The write of '{lease.Name}' took too long and lost its lease; nothing more was changed. Try again.");
+        }
+
+        lease.Renewed(renewed, now + Duration);
+    }
+
+    /// <summary>
+    /// Gives <paramref name="lease"/> back. Deleted while it surely is still ours (more than the margin
+    /// left: nobody can have taken it over); otherwise marked expired with <c>If-Match</c> on its ETag,
+    /// so that a lease someone else took over meanwhile is never removed under them.
+    /// </summary>
+    internal async Task ReleaseAsync(NameLease lease)
+    {
+        // Not the request's token: a client that went away must not leave the name locked.
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        try
+        {
+            if (lease.Expires - Now > SafetyMargin)
+            {
+                await bucket.Client.DeleteObjectAsync(bucket.Name, lease.Key, timeout.Token);
+            }
+            else if (await TryWriteAsync(lease.Key, lease.Name, DateTimeOffset.UnixEpoch, lease.ETag, timeout.Token) is null)
+            {
+                Log.LeaseLost(logger, lease.Name);
+            }
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, CancellationToken.None))
+        {
+            Log.LeaseReleaseFailed(logger, lease.Name, ex);
+        }
+    }
+
+    /// <summary>Writes the lease: created when <paramref name="ifMatch"/> is null, else replacing that version. Null when the condition failed.</summary>
+    private async Task<string?> TryWriteAsync(string key, string name, DateTimeOffset expires, string? ifMatch, CancellationToken cancellationToken)
+    {
+        var request = new PutObjectRequest
+        {
+            BucketName = bucket.Name,
+            Key = key,
+            ContentBody = string.Create(CultureInfo.InvariantCulture, $"{expires.ToUnixTimeMilliseconds()} {_owner} {name}\n"),
+            ContentType = "text/plain; charset=utf-8",
+        };
+        if (ifMatch is null)
+        {
+            request.IfNoneMatch = "*";
+        }
+        else
+        {
+            request.IfMatch = S3ETags.Bare(ifMatch); // RGW 16 matches If-Match on PutObject only unquoted
+        }
+
+        try
+        {
+            var response = await bucket.Client.PutObjectAsync(request, cancellationToken);
+            return S3ETags.Quoted(response.ETag);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict)
+        {
+            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once.
+            return null;
+        }
+    }
+
+    /// <summary>The lease as stored: its ETag and expiry (an unreadable one counts as expired), or null when there is none.</summary>
+    private async Task<(string ETag, DateTimeOffset Expires)?> ReadAsync(string key, CancellationToken cancellationToken)
+    {
+        try
+        {
+            using var response = await bucket.Client.GetObjectAsync(bucket.Name, key, cancellationToken);
+            using var reader = new StreamReader(response.ResponseStream, Encoding.UTF8);
+            var text = await reader.ReadToEndAsync(cancellationToken);
+            var first = text.Split(' ', 2)[0];
+            var expires = long.TryParse(first, NumberStyles.None, CultureInfo.InvariantCulture, out var ms) && ms >= 0
+                ? DateTimeOffset.FromUnixTimeMilliseconds(Math.Min(ms, DateTimeOffset.MaxValue.ToUnixTimeMilliseconds()))
+                : DateTimeOffset.UnixEpoch;
+            return (S3ETags.Quoted(response.ETag), expires);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsNotFound(ex))
+        {
+            return null;
+        }
+    }
+}
+
+/// <summary>One held lease: its name, its object and the ETag that proves it is ours.</summary>
+internal sealed class NameLease(string name, string key, string etag, DateTimeOffset expires)
+{
+    public string Name { get; } = name;
+
+    public string Key { get; } = key;
+
+    public string ETag { get; private set; } = etag;
+
+    public DateTimeOffset Expires { get; private set; } = expires;
+
+    public void Renewed(string etag, DateTimeOffset expires)
+    {
+        ETag = etag;
+        Expires = expires;
+    }
+}
+
+/// <summary>The leases one commit holds; disposing gives every one back.</summary>
+internal sealed class LeaseSet(NameLeases leases) : IAsyncDisposable
+{
+    private readonly List<NameLease> _held = [];
+
+    public void Add(NameLease lease) => _held.Add(lease);
+
+    /// <summary>Before a step that changes the store: every lease still has more than the margin left.</summary>
+    public async Task RenewIfNeededAsync(CancellationToken cancellationToken)
+    {
+        foreach (var lease in _held)
+        {
+            await leases.RenewIfNeededAsync(lease, cancellationToken);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var lease in _held)
+        {
+            await leases.ReleaseAsync(lease);
+        }
+
+        _held.Clear();
+    }
+}

@@ -1,0 +1,155 @@
+using System.Runtime.CompilerServices;
+using Amazon.S3;
+using Amazon.S3.Model;
+using FileTransfer.Core;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>
+/// One version of an object, described by one HEAD. Each read is a ranged GET with <c>If-Match</c>
+/// on the version's ETag (RGW honours it on GetObject): once the name holds another version the store
+/// refuses with 412 and the read fails with an <see cref="IOException"/>, so a download never mixes
+/// two versions. The body is streamed from the store's response as the caller reads it, never
+/// buffered whole. Nothing is held open between reads.
+/// </summary>
+internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObject version) : IOpenedObject
+{
+    public StoredObject Object { get; } = version;
+
+    /// <summary>No local path: an object store's bytes are only reachable through <see cref="OpenReadAsync"/>.</summary>
+    public string? PhysicalPath => null;
+
+    public async ValueTask<Stream> OpenReadAsync(long offset, long count, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset + count, Object.Size, nameof(count));
+        if (count == 0)
+        {
+            return Stream.Null;
+        }
+
+        var request = new GetObjectRequest
+        {
+            BucketName = bucket.Name,
+            Key = key,
+            ByteRange = new ByteRange(offset, offset + count - 1),
+            EtagToMatch = Object.ETag,
+        };
+        try
+        {
+            var response = await bucket.Client.GetObjectAsync(request, cancellationToken);
+            return new BodyStream(response, Object.Name, count);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || S3Failures.IsNotFound(ex))
+        {
+            throw new VersionGoneException(Object.Name, Object.ETag, ex);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        {
+            throw new IOException($"The object store failed while reading '{Object.Name}'.", ex);
+        }
+    }
+
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    /// <summary>
+    /// The body of one ranged GET: exactly <c>count</c> bytes, or an <see cref="IOException"/> when the
+    /// connection ends early or breaks. Disposing it releases the response (and its connection).
+    /// </summary>
+    private sealed class BodyStream(GetObjectResponse response, string name, long count) : Stream
+    {
+        private readonly Stream _body = response.ResponseStream;
+        private long _remaining = count;
+
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            if (_remaining == 0 || buffer.IsEmpty)
+            {
+                return 0;
+            }
+
+            try
+            {
+                return Advance(_body.Read(buffer[..Wanted(buffer.Length)]));
+            }
+            catch (Exception ex) when (ex is not IOException and not OperationCanceledException)
+            {
+                throw Broken(ex);
+            }
+        }
+
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+            ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+        // Pooled: a download calls this once per block.
+        [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            if (_remaining == 0 || buffer.IsEmpty)
+            {
+                return 0;
+            }
+
+            try
+            {
+                return Advance(await _body.ReadAsync(buffer[..Wanted(buffer.Length)], cancellationToken));
+            }
+            catch (Exception ex) when (ex is not IOException and not OperationCanceledException)
+            {
+                throw Broken(ex);
+            }
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing)
+            {
+                response.Dispose();
+            }
+
+            base.Dispose(disposing);
+        }
+
+        private int Wanted(int space) => (int)Math.Min(space, _remaining);
+
+        private int Advance(int read)
+        {
+            if (read == 0)
+            {
+                throw new IOException($"The object store ended '{name}' {_remaining} bytes early.");
+            }
+
+            _remaining -= read;
+            return read;
+        }
+
+        private IOException Broken(Exception inner) => new($"The object store failed while sending '{name}'.", inner);
+    }
+}

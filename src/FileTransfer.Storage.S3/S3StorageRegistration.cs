@@ -1,0 +1,32 @@
+using FileTransfer.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>Registers the object-store backend as the <see cref="IStorageBackend"/>.</summary>
+public static class S3StorageRegistration
+{
+    /// <summary>
+    /// The backend, its settings (<c>Storage:S3</c>, checked at start), the bucket check at start and
+    /// the sweep of abandoned multipart uploads.
+    /// </summary>
+    public static IServiceCollection AddS3Storage(this IServiceCollection services)
+    {
+        services.AddOptions<S3StorageOptions>()
+            .BindConfiguration(S3StorageOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<S3StorageOptions>, S3StorageOptionsValidator>();
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton<BucketClient>();
+        services.AddSingleton<NameLeases>();
+        services.AddSingleton<S3Digests>();
+        services.AddSingleton<S3StorageBackend>();
+        services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<S3StorageBackend>());
+        services.AddHostedService<S3BucketStartup>();
+        services.AddHostedService<AbandonedUploadSweeper>();
+        return services;
+    }
+}
