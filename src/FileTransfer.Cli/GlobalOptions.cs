@@ -22,6 +22,9 @@ internal sealed class GlobalOptions
         Http.AcceptOnlyFromAmong("1.1", "2");
     }
 
+    /// <summary>An environment variable, through the same source the options read (tests give their own).</summary>
+    public string? Variable(string name) => _environment(name);
+
     public Option<string?> Server { get; } = new("--server", "-s")
     {
         Description = $"Server base URL. Default for REST: ${ServerVariable}, else http://localhost:5000; for gRPC: ${GrpcServerVariable}, " +

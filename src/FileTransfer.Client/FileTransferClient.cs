@@ -184,6 +184,11 @@ public sealed class FileTransferClient : IDisposable
         string path, string? name = null, UploadOptions? options = null, IProgress<TransferProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         await using var content = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
+        if (options?.ResumeStateDirectory is { } states)
+        {
+            return await ResumableUpload.RunAsync(_transport, _options, name ?? Path.GetFileName(path), path, content, options, new ResumeState(states), progress, cancellationToken);
+        }
+
         return await Upload.RunAsync(
             _transport, _options, name ?? Path.GetFileName(path), Path.GetFileName(path), content, options ?? new UploadOptions(), progress, cancellationToken);
     }

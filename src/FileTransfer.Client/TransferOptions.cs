@@ -35,4 +35,14 @@ public sealed class UploadOptions
     /// cannot verify it before it commits (the result is still compared afterwards).
     /// </summary>
     public byte[]? Sha256 { get; init; }
+
+    /// <summary>
+    /// For <see cref="FileTransferClient.UploadFileAsync"/>: a folder where the client remembers
+    /// unfinished uploads. When set, the file is sent as a resumable upload (REST: tus at
+    /// <c>api/uploads</c>; gRPC: StartUpload and WriteUpload, the same sessions), and a later upload of
+    /// the same local file to the same name and server, after a crash or a kill, continues from the
+    /// offset the server holds durably, over either protocol (progress then starts at
+    /// <see cref="TransferProgress.StartedAt"/>). Null (the default): one atomic request.
+    /// </summary>
+    public string? ResumeStateDirectory { get; init; }
 }

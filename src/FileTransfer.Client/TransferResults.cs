@@ -58,4 +58,7 @@ public sealed class UploadResult
 
     /// <summary>REST: true for 201 Created, false for 200 (replaced). gRPC does not say: null.</summary>
     public bool? Created { get; init; }
+
+    /// <summary>A resumable upload (<see cref="UploadOptions.ResumeStateDirectory"/>): the bytes the server already held when this run began; 0 otherwise.</summary>
+    public long ResumedAt { get; init; }
 }

@@ -1,4 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core;
 
@@ -14,6 +17,20 @@ public static class CoreRegistration
         services.AddMetrics();
         services.AddSingleton<TransferMetrics>();
         services.AddSingleton<FileOperations>();
+
+        // Resumable uploads: the rules here, the sessions in the backend's store (none: refused).
+        services.AddOptions<UploadSessionOptions>()
+            .BindConfiguration(UploadSessionOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton(sp => new UploadSessions(
+            sp.GetRequiredService<FileOperations>(),
+            sp.GetService<IUploadSessionStore>(),
+            sp.GetRequiredService<IOptions<UploadSessionOptions>>(),
+            sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<ILogger<UploadSessions>>()));
+        services.AddHostedService<UploadSessionSweeper>();
         return services;
     }
 }

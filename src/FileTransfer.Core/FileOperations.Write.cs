@@ -10,6 +10,18 @@ public sealed partial class FileOperations
     /// </summary>
     public async ValueTask<Upload> BeginUploadAsync(UploadRequest request, CancellationToken cancellationToken)
     {
+        var (name, maxBytes) = await CheckUploadAsync(request, cancellationToken);
+        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
+        return new Upload(request, staged, maxBytes);
+    }
+
+    /// <summary>
+    /// What every upload, streamed or resumable, is held to before its first byte: the name, the
+    /// declared size against the limit (the storage's, or the request's narrower one), and the
+    /// preconditions against the current version. Returns the name and the limit in force.
+    /// </summary>
+    internal async ValueTask<(string Name, long MaxBytes)> CheckUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    {
         var name = FileNames.Validate(request.Name);
         var maxBytes = Math.Min(options.Value.MaxFileSizeBytes, request.MaxBytes ?? long.MaxValue);
         if (request.DeclaredLength is { } declared && declared > maxBytes)
@@ -24,8 +36,18 @@ public sealed partial class FileOperations
             request.Preconditions.Check(name, await backend.StatAsync(name, cancellationToken));
         }
 
-        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-        return new Upload(request, staged, maxBytes);
+        return (name, maxBytes);
+    }
+
+    /// <summary>
+    /// Commits a staged write whose bytes were verified elsewhere (a resumable upload's, handed over
+    /// by its session store), through the same backend commit as every other upload.
+    /// </summary>
+    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, CancellationToken cancellationToken)
+    {
+        var committed = (await backend.CommitAsync([new PendingCommit(staged, preconditions, sha256)], cancellationToken))[0];
+        LogStored(logger, committed.Object.Name, committed.Object.Size, committed.Replaced);
+        return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
     }
 
     /// <summary>

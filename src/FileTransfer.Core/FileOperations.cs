@@ -29,5 +29,6 @@ public sealed partial class FileOperations(
     /// <summary>Whether the backend answers (health checks).</summary>
     public ValueTask<bool> IsAvailableAsync(CancellationToken cancellationToken) => backend.IsAvailableAsync(cancellationToken);
 
-    private FileVersion Describe(StoredObject stored) => new(stored, contentTypes.For(stored.Name));
+    /// <summary>A stored version as both protocols describe it, with the content type of its name.</summary>
+    public FileVersion Describe(StoredObject stored) => new(stored, contentTypes.For(stored.Name));
 }

@@ -16,7 +16,7 @@ internal sealed class LocalStagedFile : IStagedObject
     private SafeFileHandle? _file;
     private bool _committed;
 
-    internal LocalStagedFile(LocalStorageBackend backend, string name, string targetPath, string tempPath, SafeFileHandle file, IReadOnlyList<string> createdFolders)
+    internal LocalStagedFile(LocalStorageBackend backend, string name, string targetPath, string tempPath, SafeFileHandle? file, IReadOnlyList<string> createdFolders)
     {
         _backend = backend;
         Name = name;
@@ -25,6 +25,14 @@ internal sealed class LocalStagedFile : IStagedObject
         _file = file;
         _createdFolders = createdFolders;
     }
+
+    /// <summary>
+    /// A file written elsewhere (an upload session's bytes, in the target's folder too), sealed with
+    /// <paramref name="length"/> bytes: the commit renames it like any staged file, and disposing it
+    /// uncommitted deletes it.
+    /// </summary>
+    internal static LocalStagedFile Sealed(LocalStorageBackend backend, string name, string targetPath, string path, long length, IReadOnlyList<string> createdFolders) =>
+        new(backend, name, targetPath, path, file: null, createdFolders) { Length = length };
 
     public string Name { get; }
 

@@ -161,7 +161,8 @@ internal sealed partial class LocalStorageBackend
         exception.HResult is 28 /* ENOSPC */ or 122 /* EDQUOT */ or unchecked((int)0x80070070) or unchecked((int)0x80070027)
         || exception.Message.Contains("disk was full", StringComparison.OrdinalIgnoreCase);
 
-    private static List<string> CreateFolders(string folder, string name)
+    /// <summary>Creates the folders <paramref name="folder"/> needs, returning those it created; refuses a folder in the name that is a file.</summary>
+    internal static List<string> CreateFolders(string folder, string name)
     {
         var missing = new List<string>();
         for (var current = folder; !Directory.Exists(current); current = Path.GetDirectoryName(current)!)

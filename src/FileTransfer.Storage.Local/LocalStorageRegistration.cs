@@ -4,10 +4,10 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace FileTransfer.Storage.Local;
 
-/// <summary>Registers the local-disk backend as the <see cref="IStorageBackend"/>.</summary>
+/// <summary>Registers the local-disk backend as the <see cref="IStorageBackend"/> and its <see cref="IUploadSessionStore"/>.</summary>
 public static class LocalStorageRegistration
 {
-    /// <summary>The backend, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
+    /// <summary>The backend, its upload-session store, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
     public static IServiceCollection AddLocalStorage(this IServiceCollection services)
     {
         services.AddOptions<LocalStorageOptions>()
@@ -21,6 +21,8 @@ public static class LocalStorageRegistration
         services.AddSingleton<NameLocks>();
         services.AddSingleton<LocalStorageBackend>();
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<LocalStorageBackend>());
+        services.AddSingleton<LocalUploadSessionStore>();
+        services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<LocalUploadSessionStore>());
         services.AddHostedService<StaleUploadSweeper>();
         return services;
     }

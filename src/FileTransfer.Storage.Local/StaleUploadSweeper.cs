@@ -7,9 +7,12 @@ namespace FileTransfer.Storage.Local;
 /// <summary>
 /// Removes temporary upload files that a crash or a kill left behind: those untouched for an hour
 /// that no upload of this process holds. (A streamed upload writes continually, but a multipart
-/// request's sealed parts sit idle until its last part arrives.)
+/// request's sealed parts sit idle until its last part arrives.) An upload session's bytes
+/// (<c>.ft-session-ID.part</c>) and lock (<c>.ft-uploads/ID.lock</c>) may sit idle for as long as the
+/// session lives: they are removed only once no session record names them (a crash between the
+/// two steps of creating or deleting a session); expired sessions are the session sweeper's.
 /// </summary>
-internal sealed partial class StaleUploadSweeper(LocalRoot root, LocalStorageBackend store, TimeProvider time, ILogger<StaleUploadSweeper> logger) : BackgroundService
+internal sealed partial class StaleUploadSweeper(LocalRoot root, LocalStorageBackend store, LocalUploadSessionStore sessions, TimeProvider time, ILogger<StaleUploadSweeper> logger) : BackgroundService
 {
     private static readonly TimeSpan MaxIdle = TimeSpan.FromHours(1);
     private static readonly EnumerationOptions Recursive = new() { RecurseSubdirectories = true, IgnoreInaccessible = true, AttributesToSkip = FileAttributes.None };
@@ -32,7 +35,7 @@ internal sealed partial class StaleUploadSweeper(LocalRoot root, LocalStorageBac
         {
             try
             {
-                if (File.GetLastWriteTimeUtc(path) < cutoff && !store.IsInProgress(path))
+                if (File.GetLastWriteTimeUtc(path) < cutoff && IsAbandoned(path))
                 {
                     File.Delete(path);
                     removed++;
@@ -52,6 +55,14 @@ internal sealed partial class StaleUploadSweeper(LocalRoot root, LocalStorageBac
         return removed;
     }
 
+    private bool IsAbandoned(string path)
+    {
+        var name = Path.GetFileName(path);
+        return name.StartsWith(LocalStorageBackend.TempFilePrefix, StringComparison.Ordinal) ? !store.IsInProgress(path)
+            : name.StartsWith(LocalUploadSessionStore.BytesPrefix, StringComparison.Ordinal) ? !sessions.Exists(name[LocalUploadSessionStore.BytesPrefix.Length..^".part".Length])
+            : !sessions.Exists(Path.GetFileNameWithoutExtension(name)); // a session's lock file
+    }
+
     // Every temporary file lies in a real folder of the root's own tree (an upload through a
     // folder link writes where the link points, and links are only followed inside the root), so
     // the walk never follows a folder link: one that loops ("a -> .") would make it endless, and
@@ -61,10 +72,15 @@ internal sealed partial class StaleUploadSweeper(LocalRoot root, LocalStorageBac
         new(root.FullPath, (ref FileSystemEntry entry) => entry.ToFullPath(), Recursive)
         {
             ShouldIncludePredicate = (ref FileSystemEntry entry) => !cancellationToken.IsCancellationRequested
-                && !entry.IsDirectory && FileSystemName.MatchesSimpleExpression(LocalStorageBackend.TempFilePrefix + "*.tmp", entry.FileName),
+                && !entry.IsDirectory && IsTemporary(ref entry),
             ShouldRecursePredicate = (ref FileSystemEntry entry) => !cancellationToken.IsCancellationRequested
                 && (entry.Attributes & FileAttributes.ReparsePoint) == 0,
         };
+
+    private static bool IsTemporary(ref FileSystemEntry entry) =>
+        FileSystemName.MatchesSimpleExpression(LocalStorageBackend.TempFilePrefix + "*.tmp", entry.FileName)
+        || FileSystemName.MatchesSimpleExpression(LocalUploadSessionStore.BytesPrefix + "*.part", entry.FileName)
+        || (FileSystemName.MatchesSimpleExpression("*.lock", entry.FileName) && entry.Directory.EndsWith(LocalUploadSessionStore.FolderName, StringComparison.Ordinal));
 
     [LoggerMessage(EventId = 50, Level = LogLevel.Information, Message = "Removed {Count} abandoned temporary upload files")]
     private static partial void LogSwept(ILogger logger, int count);

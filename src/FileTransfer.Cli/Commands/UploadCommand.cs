@@ -26,15 +26,24 @@ internal static partial class UploadCommand
             Description = "Bytes per gRPC upload message (REST: per read of the file), e.g. 65536, 256KiB, 1MiB; 1 B to 4 MiB (default 64 KiB)",
             CustomParser = ParseChunkSize,
         };
+        var resume = new Option<bool>("--resume")
+        {
+            Description = "Send the file as a resumable upload: if this run is interrupted (even killed), the same command continues from the bytes the server kept, over REST or gRPC. State in $XDG_STATE_HOME/filetransfer/uploads",
+        };
         var command = new Command("upload", "Upload a file, streamed, with its SHA-256 so that the server verifies it before it commits")
         {
-            path, name, overwrite, noOverwrite, chunkSize,
+            path, name, overwrite, noOverwrite, chunkSize, resume,
         };
         command.Validators.Add(result =>
         {
             if (result.GetValue(overwrite) && result.GetValue(noOverwrite))
             {
                 result.AddError("--overwrite and --no-overwrite cannot be used together.");
+            }
+
+            if (result.GetValue(path) == CliConsole.StandardStream && result.GetValue(resume))
+            {
+                result.AddError("--resume needs a local file: standard input cannot be read again from where an interrupted run stopped.");
             }
 
             if (result.GetValue(path) == CliConsole.StandardStream && string.IsNullOrEmpty(result.GetValue(name)))
@@ -47,7 +56,13 @@ internal static partial class UploadCommand
             // The server stores all of an upload or nothing (docs/storage.md).
             context.Interrupted = () => "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.";
             var source = context.Parse.GetValue(path)!;
-            var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite) };
+            var resumable = context.Parse.GetValue(resume);
+            if (resumable)
+            {
+                context.Interrupted = () => "the server keeps the bytes it received; run the same command to continue the upload.";
+            }
+
+            var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite), ResumeStateDirectory = resumable ? ResumeStateDirectory(globals) : null };
             using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));
             UploadResult result;
             string what;
@@ -77,9 +92,20 @@ internal static partial class UploadCommand
 
             var stored = result.Created switch { true => "created", false => "replaced", null => "stored" };
             var check = result.VerifiedBeforeCommit ? "verified by the server" : "compared after the upload";
-            context.Note($"Uploaded {what} as {result.File.Name} ({Sizes.Format(result.File.Size)}, {stored}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {check})");
+            var resumed = result.ResumedAt > 0 ? $", resumed at byte {result.ResumedAt}" : string.Empty;
+            context.Note($"Uploaded {what} as {result.File.Name} ({Sizes.Format(result.File.Size)}, {stored}{resumed}; sha-256 {Convert.ToHexStringLower(result.Sha256)} {check})");
         }));
         return command;
+    }
+
+    // XDG Base Directory: state that should persist between runs ($XDG_STATE_HOME, default ~/.local/state).
+    private static string ResumeStateDirectory(GlobalOptions globals)
+    {
+        var state = globals.Variable("XDG_STATE_HOME");
+        var root = string.IsNullOrEmpty(state)
+            ? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".local", "state")
+            : state;
+        return Path.Combine(root, "filetransfer", "uploads");
     }
 
     private static int? ParseChunkSize(System.CommandLine.Parsing.ArgumentResult result)

@@ -54,7 +54,7 @@ internal static class Upload
         return new UploadResult { File = response.File, Sha256 = digest, VerifiedBeforeCommit = verifiedBefore, Created = response.Created };
     }
 
-    private static async Task<byte[]> HashAsync(Stream content, long? length, string localName, IProgress<TransferProgress>? progress, CancellationToken cancellationToken)
+    internal static async Task<byte[]> HashAsync(Stream content, long? length, string localName, IProgress<TransferProgress>? progress, CancellationToken cancellationToken)
     {
         using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
         long done = 0;

@@ -25,7 +25,19 @@ internal interface IFileTransport : IDisposable
 
     /// <summary>Streams <paramref name="content"/> as the request says; <paramref name="sent"/> is told every chunk's size.</summary>
     Task<UploadResponse> UploadAsync(UploadRequest request, Stream content, Action<int> sent, CancellationToken cancellationToken);
+
+    /// <summary>Begins a resumable upload session (REST: tus creation at api/uploads; gRPC: StartUpload).</summary>
+    Task<UploadSessionState> StartUploadSessionAsync(UploadRequest request, CancellationToken cancellationToken);
+
+    /// <summary>The session's durable offset (REST: tus HEAD; gRPC: GetUploadStatus); the same ids on both protocols.</summary>
+    Task<UploadSessionState> GetUploadSessionAsync(string uploadId, CancellationToken cancellationToken);
+
+    /// <summary>Sends <paramref name="content"/> from <paramref name="offset"/> to <paramref name="length"/>, which completes the upload.</summary>
+    Task<UploadSessionState> FinishUploadSessionAsync(string uploadId, long offset, long length, Stream content, int chunkSize, Action<int> sent, CancellationToken cancellationToken);
 }
+
+/// <summary>A resumable upload as the server holds it: the bytes it has durably, and whether the file is stored.</summary>
+internal sealed record UploadSessionState(string Id, long Offset, bool Complete);
 
 /// <summary>An upload's parameters; <see cref="Length"/> and <see cref="Sha256"/> are null when unknown.</summary>
 internal sealed record UploadRequest(string Name, long? Length, byte[]? Sha256, bool Overwrite, int ChunkSize);

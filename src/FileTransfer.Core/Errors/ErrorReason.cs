@@ -71,6 +71,27 @@ public enum ErrorReason
     /// <summary>A signed-link request the server will not issue (lifetime, size cap or digest out of bounds).</summary>
     InvalidLinkRequest,
 
+    /// <summary>There is no upload session with that id (never created, cancelled, or removed after it expired).</summary>
+    UploadNotFound,
+
+    /// <summary>The upload session expired (<c>Uploads:ExpirySeconds</c> after its last append); its bytes are removed.</summary>
+    UploadExpired,
+
+    /// <summary>The bytes were sent for another offset than the session's durable offset: ask for the status and resume from there.</summary>
+    UploadOffsetMismatch,
+
+    /// <summary>Another request is appending to the upload session; one writer at a time.</summary>
+    UploadBusy,
+
+    /// <summary>The upload session is complete: its file is stored and nothing more can be appended.</summary>
+    UploadCompleted,
+
+    /// <summary>The bytes of one request do not have the checksum the request announced (tus <c>Upload-Checksum</c>); none of them were kept.</summary>
+    ChecksumMismatch,
+
+    /// <summary>The request speaks a version of a resumable-upload protocol this server does not (tus <c>Tus-Resumable</c>, <c>Upload-Draft-Interop-Version</c>).</summary>
+    UnsupportedProtocolVersion,
+
     /// <summary>
     /// A URL to fetch a file straight from the store was asked for, but this server serves the bytes
     /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).

@@ -51,6 +51,37 @@ public static class Failures
     public static FileTransferException Unavailable(string message, Exception? inner = null) =>
         new(ErrorReason.StorageUnavailable, message, inner);
 
+    public static FileTransferException UploadNotFound() =>
+        new(ErrorReason.UploadNotFound, "There is no upload with that id: it was never created, was cancelled, or expired and was removed.");
+
+    public static FileTransferException UploadExpired(DateTimeOffset expiredAt) =>
+        new(ErrorReason.UploadExpired, $"The upload expired at {expiredAt:u}; its bytes are removed. Start a new upload.");
+
+    public static FileTransferException UploadOffsetMismatch(long expected, long provided) =>
+        new(ErrorReason.UploadOffsetMismatch, $"The bytes were sent for offset {provided}, but the upload holds {expected} bytes: resume from offset {expected}.")
+        {
+            ExpectedOffset = expected,
+            ProvidedOffset = provided,
+        };
+
+    public static FileTransferException UploadBusy() =>
+        new(ErrorReason.UploadBusy, "Another request is appending to this upload; one writer at a time. Ask for the offset once it has ended, then resume.");
+
+    public static FileTransferException UploadCompleted() =>
+        new(ErrorReason.UploadCompleted, "The upload is complete: its file is stored and nothing more can be appended.");
+
+    public static FileTransferException UploadForbidden() =>
+        new(ErrorReason.PermissionDenied, "The upload belongs to another key or link: only its owner, or a key with the 'delete' scope, may use it.");
+
+    public static FileTransferException ChecksumMismatch() =>
+        new(ErrorReason.ChecksumMismatch, "The bytes of this request do not match its checksum; none of them were kept. Send them again.");
+
+    public static FileTransferException LengthExceeded(long length) =>
+        new(ErrorReason.SizeMismatch, $"The upload was declared as {length} bytes; these bytes would go past it.");
+
+    public static FileTransferException LengthConflict(long declared, string problem) =>
+        new(ErrorReason.SizeMismatch, $"The upload was declared as {declared} bytes; {problem}");
+
     public static FileTransferException DirectDownloadUnavailable() =>
         new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");
 }

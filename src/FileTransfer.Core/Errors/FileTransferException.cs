@@ -12,4 +12,14 @@ public sealed class FileTransferException(ErrorReason reason, string message, Ex
 
     /// <summary>For a retryable refusal (<see cref="ErrorReason.RateLimited"/>): how long to wait.</summary>
     public TimeSpan? RetryAfter { get; init; }
+
+    /// <summary>
+    /// For <see cref="ErrorReason.UploadOffsetMismatch"/>: the session's durable offset, where the
+    /// client must resume (REST <c>Upload-Offset</c> and the problem's <c>expected-offset</c>, gRPC
+    /// ErrorInfo metadata <c>expected_offset</c>).
+    /// </summary>
+    public long? ExpectedOffset { get; init; }
+
+    /// <summary>For <see cref="ErrorReason.UploadOffsetMismatch"/>: the offset the client sent.</summary>
+    public long? ProvidedOffset { get; init; }
 }

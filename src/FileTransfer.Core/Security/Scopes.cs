@@ -27,16 +27,32 @@ public enum FileOperation
 
     /// <summary>Remove a file (REST DELETE, gRPC DeleteFile).</summary>
     Delete,
+
+    /// <summary>
+    /// Ask for or cancel an upload session (tus and draft HEAD and DELETE <c>api/uploads/{id}</c>,
+    /// gRPC GetUploadStatus, CancelUpload). Creating one and appending to it are <see cref="Write"/>.
+    /// </summary>
+    ManageUpload,
 }
 
 /// <summary>The one table of which scope each operation needs, for REST and gRPC alike.</summary>
 public static class OperationScopes
 {
-    public static string For(FileOperation operation) => operation switch
+    /// <summary>
+    /// The scopes that grant <paramref name="operation"/>: any one of them does. Only
+    /// <see cref="FileOperation.ManageUpload"/> has two: its session's owner created it with
+    /// <c>write</c>, and a key with <c>delete</c> may query and cancel anyone's; which session a
+    /// caller may use is the core's to decide (<see cref="UploadCaller"/>).
+    /// </summary>
+    public static IReadOnlyList<string> AnyOf(FileOperation operation) => operation switch
     {
-        FileOperation.List or FileOperation.Read => Scopes.Read,
-        FileOperation.Write => Scopes.Write,
-        FileOperation.Delete => Scopes.Delete,
+        FileOperation.List or FileOperation.Read => [Scopes.Read],
+        FileOperation.Write => [Scopes.Write],
+        FileOperation.Delete => [Scopes.Delete],
+        FileOperation.ManageUpload => [Scopes.Write, Scopes.Delete],
         _ => throw new ArgumentOutOfRangeException(nameof(operation), operation, "Every operation needs a scope."),
     };
+
+    /// <summary>The name of the authorization policy that grants <paramref name="operation"/>: its scopes joined by '|' ("write|delete").</summary>
+    public static string PolicyFor(FileOperation operation) => string.Join('|', AnyOf(operation));
 }

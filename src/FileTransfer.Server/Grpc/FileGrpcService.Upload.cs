@@ -83,9 +83,13 @@ internal sealed partial class FileGrpcService
             // proto3 cannot tell "0" from "not set": a declared size of 0 means unknown.
             DeclaredLength = metadata.Size > 0 ? metadata.Size : null,
             ExpectedSha256 = metadata.Sha256.IsEmpty ? null : metadata.Sha256.ToByteArray(),
-            Preconditions = metadata.IfMatch.Length > 0 ? Preconditions.IfMatches(metadata.IfMatch) : new Preconditions(MustNotExist: !metadata.Overwrite),
+            Preconditions = PreconditionsOf(metadata.IfMatch, metadata.Overwrite),
         };
     }
+
+    // if_match implies overwrite; without either an upload only creates (proto3's default false).
+    private static Preconditions PreconditionsOf(string ifMatch, bool overwrite) =>
+        ifMatch.Length > 0 ? Preconditions.IfMatches(ifMatch) : new Preconditions(MustNotExist: !overwrite);
 
     private static FileTransferException InvalidStream(string message) => new(ErrorReason.InvalidUploadStream, message);
 

@@ -17,6 +17,7 @@ namespace FileTransfer.Server.Grpc;
 [BindServiceMethod(typeof(FileServiceBinding), nameof(FileServiceBinding.BindService))]
 internal sealed partial class FileGrpcService(
     FileOperations files,
+    UploadSessions sessions,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase

@@ -5,7 +5,7 @@ namespace FileTransfer.Server.Grpc;
 
 /// <summary>
 /// Binds <see cref="FileGrpcService"/> exactly as the generated <c>FileService.BindService</c> does,
-/// except that UploadFile reads its messages with <see cref="UploadMessages.Marshaller"/>, and every
+/// except that UploadFile and WriteUpload read their chunk messages through <see cref="UploadMessages"/>, and every
 /// method's request messages go through <see cref="MalformedMessages.Guard"/>.
 /// Grpc.AspNetCore finds this class through the <see cref="BindServiceMethodAttribute"/> on the
 /// service; reflection reads <see cref="Descriptor"/> from it.
@@ -35,6 +35,12 @@ internal static class FileServiceBinding
             if (method is Method<UploadFileRequest, TResponse> upload)
             {
                 inner.AddMethod(Guarded(upload, UploadMessages.Marshaller), (ClientStreamingServerMethod<UploadFileRequest, TResponse>?)(object?)handler);
+                return;
+            }
+
+            if (method is Method<WriteUploadRequest, TResponse> write)
+            {
+                inner.AddMethod(Guarded(write, UploadMessages.WriteMarshaller), (ClientStreamingServerMethod<WriteUploadRequest, TResponse>?)(object?)handler);
                 return;
             }
 

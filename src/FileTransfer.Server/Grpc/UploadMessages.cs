@@ -6,7 +6,7 @@ using Grpc.Core;
 namespace FileTransfer.Server.Grpc;
 
 /// <summary>
-/// Reads UploadFile messages without allocating a new array for every chunk. Protobuf's parser
+/// Reads UploadFile and WriteUpload messages without allocating a new array for every chunk. Protobuf's parser
 /// copies a <c>bytes</c> field into a fresh array, so an upload allocated as much garbage as it
 /// stored (about 1 GB per GiB at 32 KiB chunks). A message that holds nothing but a chunk (field 2,
 /// as every client sends them) is copied into an <see cref="ArrayPool{T}"/> array instead, which
@@ -18,35 +18,47 @@ internal static class UploadMessages
     // Field 2 (chunk), wire type 2 (length-delimited): the tag byte (2 << 3) | 2.
     private const byte ChunkTag = 0x12;
 
-    public static Marshaller<UploadFileRequest> Marshaller { get; } = Marshallers.Create(Serialize, Deserialize);
+    // WriteUploadRequest's chunk is field 3: (3 << 3) | 2.
+    private const byte WriteChunkTag = 0x1A;
 
-    private static void Serialize(UploadFileRequest message, SerializationContext context)
+    public static Marshaller<UploadFileRequest> Marshaller { get; } = Marshallers.Create<UploadFileRequest>(Serialize, context => Deserialize(context, ChunkTag, UploadFileRequest.Parser, UploadFileRequest.ForRentedChunk));
+
+    /// <summary>The same for WriteUpload: a resumable upload's chunks come from the array pool too.</summary>
+    public static Marshaller<WriteUploadRequest> WriteMarshaller { get; } = Marshallers.Create<WriteUploadRequest>(Serialize, context => Deserialize(context, WriteChunkTag, WriteUploadRequest.Parser, WriteUploadRequest.ForRentedChunk));
+
+    private static void Serialize<T>(T message, SerializationContext context)
+        where T : IBufferMessage
     {
         context.SetPayloadLength(message.CalculateSize());
         message.WriteTo(context.GetBufferWriter());
         context.Complete();
     }
 
-    private static UploadFileRequest Deserialize(DeserializationContext context)
+    private static T Deserialize<T>(DeserializationContext context, byte chunkTag, MessageParser<T> parser, Func<byte[], int, T> forRentedChunk)
+        where T : IMessage<T>
     {
         var payload = context.PayloadAsReadOnlySequence();
-        if (!TryFindChunk(payload, out var start, out var length))
+        if (!TryFindChunk(payload, chunkTag, out var start, out var length))
         {
-            return UploadFileRequest.Parser.ParseFrom(payload);
+            return parser.ParseFrom(payload);
         }
 
         var rented = ArrayPool<byte>.Shared.Rent(length);
         payload.Slice(start, length).CopyTo(rented);
-        return UploadFileRequest.ForRentedChunk(rented, length);
+        return forRentedChunk(rented, length);
     }
 
-    /// <summary>True when the payload is exactly one chunk field: its tag, its length (a varint) and the bytes.</summary>
-    internal static bool TryFindChunk(ReadOnlySequence<byte> payload, out long start, out int length)
+    /// <summary>True when the payload is exactly one UploadFile chunk field: its tag, its length (a varint) and the bytes.</summary>
+    internal static bool TryFindChunk(ReadOnlySequence<byte> payload, out long start, out int length) =>
+        TryFindChunk(payload, ChunkTag, out start, out length);
+
+    /// <summary>True when the payload is exactly one field with <paramref name="chunkTag"/>: its tag, its length (a varint) and the bytes.</summary>
+    internal static bool TryFindChunk(ReadOnlySequence<byte> payload, byte chunkTag, out long start, out int length)
     {
         start = 0;
         length = 0;
         var reader = new SequenceReader<byte>(payload);
-        if (!reader.TryRead(out var tag) || tag != ChunkTag)
+        if (!reader.TryRead(out var tag) || tag != chunkTag)
         {
             return false;
         }

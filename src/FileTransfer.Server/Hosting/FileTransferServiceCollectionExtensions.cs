@@ -25,6 +25,9 @@ public static class FileTransferServiceCollectionExtensions
         services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
         services.AddRuntimeEndpoint();
 
+        services.AddOptions<DraftUploadOptions>().BindConfiguration(UploadSessionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<TusUploads>();
+        services.AddSingleton<DraftUploads>();
         services.AddSingleton<OpenedFileResultExecutor>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
             .ConfigureApplicationPartManager(parts =>

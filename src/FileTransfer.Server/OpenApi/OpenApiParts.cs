@@ -10,7 +10,7 @@ internal static class OpenApiParts
     public const string OctetStream = "application/octet-stream";
     public const string ProblemSchema = "ProblemDetails";
 
-    /// <summary>RFC 9110 section 15 (RFC 6585 for 429, RFC 4918 for 507): the problem <c>type</c> and <c>title</c> ASP.NET Core writes per status.</summary>
+    /// <summary>RFC 9110 section 15 (RFC 6585 for 429, RFC 4918 for 507, tus 1.0.0's checksum extension for 460): the problem <c>type</c> and <c>title</c> ASP.NET Core writes per status.</summary>
     private static readonly Dictionary<int, (string Type, string Title)> ProblemTypes = new()
     {
         [400] = ("https://tools.ietf.org/html/rfc9110#section-15.5.1", "Bad Request"),
@@ -19,11 +19,13 @@ internal static class OpenApiParts
         [404] = ("https://tools.ietf.org/html/rfc9110#section-15.5.5", "Not Found"),
         [405] = ("https://tools.ietf.org/html/rfc9110#section-15.5.6", "Method Not Allowed"),
         [409] = ("https://tools.ietf.org/html/rfc9110#section-15.5.10", "Conflict"),
+        [410] = ("https://tools.ietf.org/html/rfc9110#section-15.5.11", "Gone"),
         [412] = ("https://tools.ietf.org/html/rfc9110#section-15.5.13", "Precondition Failed"),
         [413] = ("https://tools.ietf.org/html/rfc9110#section-15.5.14", "Content Too Large"),
         [415] = ("https://tools.ietf.org/html/rfc9110#section-15.5.16", "Unsupported Media Type"),
         [416] = ("https://tools.ietf.org/html/rfc9110#section-15.5.17", "Range Not Satisfiable"),
         [429] = (Security.SecurityProblems.TooManyRequestsType, "Too Many Requests"),
+        [Protocol.HttpErrors.ChecksumMismatchStatus] = (Protocol.HttpErrors.ChecksumMismatchType, "Checksum Mismatch"),
         [500] = ("https://tools.ietf.org/html/rfc9110#section-15.6.1", "Internal Server Error"),
         [503] = ("https://tools.ietf.org/html/rfc9110#section-15.6.4", "Service Unavailable"),
         [507] = ("https://tools.ietf.org/html/rfc4918#section-11.5", "Insufficient Storage"),

@@ -28,12 +28,42 @@ internal static class GrpcErrors
         ErrorReason.PermissionDenied => StatusCode.PermissionDenied,
         ErrorReason.StorageUnavailable => StatusCode.Unavailable,
         ErrorReason.UploadIdle => StatusCode.DeadlineExceeded,
+
+        // Resumable uploads: an unknown or expired session is gone; the offset is the client's to
+        // correct from GetUploadStatus (google.bytestream answers a wrong write_offset the same way);
+        // a second writer should retry once the first ends (ABORTED: "retry at a higher level").
+        ErrorReason.UploadNotFound or ErrorReason.UploadExpired => StatusCode.NotFound,
+        ErrorReason.UploadOffsetMismatch or ErrorReason.UploadCompleted => StatusCode.FailedPrecondition,
+        ErrorReason.UploadBusy => StatusCode.Aborted,
+        ErrorReason.ChecksumMismatch => StatusCode.DataLoss,
+        ErrorReason.UnsupportedProtocolVersion => StatusCode.InvalidArgument,
         _ => StatusCode.Internal,
     };
 
+    /// <summary>ErrorInfo metadata keys of an offset mismatch: the session's offset and the one sent.</summary>
+    public const string ExpectedOffsetKey = "expected_offset";
+
+    public const string ProvidedOffsetKey = "provided_offset";
+
     /// <summary>The status a core failure means, ready to throw.</summary>
-    public static RpcException From(FileTransferException exception) =>
-        Create(exception.Reason, exception.Reason == ErrorReason.FileExists ? exception.Message + " Set overwrite to replace it." : exception.Message, exception.RetryAfter);
+    public static RpcException From(FileTransferException exception)
+    {
+        var message = exception.Reason == ErrorReason.FileExists ? exception.Message + " Set overwrite to replace it." : exception.Message;
+        var status = Status(exception.Reason, message, exception.RetryAfter);
+        if (exception.ExpectedOffset is { } expected)
+        {
+            var info = status.Details[0].Unpack<ErrorInfo>();
+            info.Metadata[ExpectedOffsetKey] = expected.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            if (exception.ProvidedOffset is { } provided)
+            {
+                info.Metadata[ProvidedOffsetKey] = provided.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            }
+
+            status.Details[0] = Any.Pack(info);
+        }
+
+        return status.ToRpcException();
+    }
 
     public static RpcException Create(ErrorReason reason, string message, TimeSpan? retryAfter = null) =>
         Status(reason, message, retryAfter).ToRpcException();

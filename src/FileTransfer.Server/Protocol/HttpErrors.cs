@@ -37,7 +37,39 @@ internal static class HttpErrors
         ErrorReason.TooManyFiles => (StatusCodes.Status413PayloadTooLarge, "Too many files"),
         ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
         ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
+
+        // Resumable uploads. tus 1.0.0: 404 or 410 for an unknown or expired upload, 409 for an
+        // offset mismatch, 460 for a checksum mismatch (checksum extension), 412 for an unsupported
+        // Tus-Resumable; the IETF draft: 409 for the offset, 400 for an append to a completed upload.
+        ErrorReason.UploadNotFound => (StatusCodes.Status404NotFound, "Upload not found"),
+        ErrorReason.UploadExpired => (StatusCodes.Status410Gone, "Upload expired"),
+        ErrorReason.UploadOffsetMismatch => (StatusCodes.Status409Conflict, "Upload offset mismatch"),
+        ErrorReason.UploadBusy => (StatusCodes.Status409Conflict, "Upload busy"),
+        ErrorReason.UploadCompleted => (StatusCodes.Status400BadRequest, "Upload completed"),
+        ErrorReason.ChecksumMismatch => (ChecksumMismatchStatus, "Checksum mismatch"),
+        ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
         _ => (StatusCodes.Status500InternalServerError, "Request failed"),
+    };
+
+    /// <summary>tus 1.0.0 checksum extension: "460 Checksum Mismatch".</summary>
+    public const int ChecksumMismatchStatus = 460;
+
+    /// <summary>The problem type of a 460: where tus 1.0.0 defines it (no RFC does).</summary>
+    public const string ChecksumMismatchType = "https://tus.io/protocols/resumable-upload#checksum";
+
+    /// <summary>The draft's <c>Upload-Offset</c> header, sent on an offset mismatch with the session's offset.</summary>
+    public const string UploadOffsetHeader = "Upload-Offset";
+
+    /// <summary>
+    /// The registered problem type of <paramref name="reason"/> where there is one
+    /// (draft-ietf-httpbis-resumable-upload, Problem Types), else null for the framework's default.
+    /// </summary>
+    public static string? TypeFor(ErrorReason reason) => reason switch
+    {
+        ErrorReason.UploadOffsetMismatch => "https://iana.org/assignments/http-problem-types#mismatching-upload-offset",
+        ErrorReason.UploadCompleted => "https://iana.org/assignments/http-problem-types#completed-upload",
+        ErrorReason.ChecksumMismatch => ChecksumMismatchType,
+        _ => null,
     };
 
     /// <summary>The problem <paramref name="reason"/> means, for middleware that writes it itself.</summary>
@@ -62,9 +94,31 @@ internal static class HttpErrors
     {
         var (status, title) = For(reason);
         var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(context, status, title, detail: detail);
+        problem.Type = TypeFor(reason) ?? problem.Type;
         problem.Extensions[ReasonMember] = reason.Code();
         Remember(context, reason);
         return new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json", "application/problem+xml" } };
+    }
+
+    /// <summary>
+    /// The answer to a core refusal: <see cref="Result(HttpContext, ErrorReason, string)"/>, and for an
+    /// offset mismatch the session's offset in <c>Upload-Offset</c> and the problem's
+    /// <c>expected-offset</c> / <c>provided-offset</c> members (the draft's Mismatching Offset).
+    /// </summary>
+    public static ObjectResult Result(HttpContext context, FileTransferException refused)
+    {
+        var result = Result(context, refused.Reason, refused.Message);
+        if (refused.ExpectedOffset is { } expected && result.Value is ProblemDetails problem)
+        {
+            context.Response.Headers[UploadOffsetHeader] = expected.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            problem.Extensions["expected-offset"] = expected;
+            if (refused.ProvidedOffset is { } provided)
+            {
+                problem.Extensions["provided-offset"] = provided;
+            }
+        }
+
+        return result;
     }
 
     /// <inheritdoc cref="Result(HttpContext, ErrorReason, string)"/>

@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
+using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
 
@@ -9,7 +10,7 @@ namespace FileTransfer.Server.Rest;
 /// <summary>Stores and deletes single files; the body is the file, streamed straight to disk.</summary>
 [ApiController]
 [Route(Routes.Files)]
-internal sealed class FileWritesController(FileOperations files, IOptions<StorageOptions> options) : ControllerBase
+internal sealed class FileWritesController(FileOperations files, DraftUploads draft, UploadSessions sessions, IOptions<StorageOptions> options) : ControllerBase
 {
     /// <summary>
     /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>,
@@ -17,7 +18,10 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
     /// <c>Content-Type</c> says, form types included; the file's type comes from its extension.
     /// 201 when created, 200 when replaced. Send <c>Content-Digest: sha-256=:base64:</c> to have
     /// the bytes verified before commit, <c>If-None-Match: *</c> to never replace, <c>If-Match</c>
-    /// to replace only the version you hold.
+    /// to replace only the version you hold. With <c>Upload-Draft-Interop-Version</c> and
+    /// <c>Upload-Complete</c> the request creates a resumable upload of this file (the IETF
+    /// resumable-upload draft): 201 with its <c>Location</c> under <c>api/uploads/</c> while incomplete,
+    /// this same answer once complete (docs/resumable-uploads.md).
     /// </summary>
     /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file); folders are created.</param>
     [HttpPut("{**path}")]
@@ -39,6 +43,11 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
             return Problem("POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.", statusCode: StatusCodes.Status415UnsupportedMediaType, title: "Unsupported media type");
         }
 
+        if (await draft.TryCreateAsync(HttpContext, path ?? "") is { } resumable)
+        {
+            return resumable;
+        }
+
         var aborted = HttpContext.RequestAborted;
         await using var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
@@ -51,6 +60,23 @@ internal sealed class FileWritesController(FileOperations files, IOptions<Storag
         return result.Replaced
             ? Ok(stored)
             : Created(UploadedFile.LocationOf(stored.Name), stored);
+    }
+
+    /// <summary>
+    /// What a write to <paramref name="path"/> supports (RFC 9110 9.3.7): resumable uploads as the IETF
+    /// draft defines them, announced by <c>Accept-Patch: application/partial-upload</c>, within
+    /// <c>Upload-Limit</c> (max-size, and max-age in seconds). No credential needed.
+    /// </summary>
+    /// <param name="path">Name relative to the storage root, '/' separated.</param>
+    [HttpOptions("{**path}")]
+    [AllowAnonymous]
+    [ProducesResponseType(StatusCodes.Status204NoContent)]
+    public IActionResult Options(string? path)
+    {
+        Response.Headers.Allow = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
+        Response.Headers["Accept-Patch"] = DraftProtocol.PartialUpload;
+        DraftProtocol.WriteLimits(Response, options.Value.MaxFileSizeBytes, sessions.Expiry);
+        return NoContent();
     }
 
     /// <summary>Deletes the file <paramref name="path"/>. Honours <c>If-Match</c>.</summary>

@@ -19,7 +19,7 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
         var http = context.HttpContext;
         context.Result = context.Exception switch
         {
-            FileTransferException refused => HttpErrors.Result(http, refused.Reason, refused.Message),
+            FileTransferException refused => HttpErrors.Result(http, refused),
             VersionGoneException gone => HttpErrors.Result(http, gone.ToRefusal().Reason, gone.ToRefusal().Message),
             BadHttpRequestException bad => HttpErrors.Result(http, ReasonOf(bad), bad.Message),
             _ when IsClientAbort(context.Exception, http) => Aborted(http),

@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Security.Claims;
+using System.Security.Cryptography;
+using System.Text;
 using System.Text.Encodings.Web;
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
@@ -74,7 +76,7 @@ internal sealed class FileTransferAuthenticationHandler(
             return Task.FromResult(AuthenticateResult.Fail(error));
         }
 
-        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(LinkIdentity(link)), SchemeName)));
+        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(LinkIdentity(link, token[0]!)), SchemeName)));
     }
 
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
@@ -112,10 +114,11 @@ internal sealed class FileTransferAuthenticationHandler(
         return IsBearer(header) ? header[BearerPrefix.Length..].Trim() : null;
     }
 
-    private static ClaimsIdentity LinkIdentity(SignedLink link)
+    private static ClaimsIdentity LinkIdentity(SignedLink link, string token)
     {
         var identity = new ClaimsIdentity("SignedLink", ClaimTypes.Name, ClaimTypes.Role);
         identity.AddClaim(new Claim(ClaimTypes.Name, "link"));
+        identity.AddClaim(new Claim(FileTransferClaims.LinkId, Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(token)))[..24]));
         identity.AddClaim(new Claim(FileTransferClaims.Scope, link.Access));
         identity.AddClaim(new Claim(FileTransferClaims.Path, link.Path));
         identity.AddClaim(new Claim(FileTransferClaims.ExpiresAt, link.ExpiresAt.ToString(CultureInfo.InvariantCulture), ClaimValueTypes.Integer64));

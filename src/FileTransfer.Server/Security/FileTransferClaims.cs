@@ -19,6 +19,12 @@ internal static class FileTransferClaims
     /// <summary>API keys only: a short, non-secret id of the key (from its hash), for logs and rate limits.</summary>
     public const string KeyId = "ft:key_id";
 
+    /// <summary>
+    /// Signed links only: a short, non-secret id of the link (from the hash of its token), for the
+    /// upload sessions it owns: only the same link (or a key with the delete scope) continues them.
+    /// </summary>
+    public const string LinkId = "ft:link_id";
+
     /// <summary>Signed links only: the one file name the link is valid for.</summary>
     public const string Path = "ft:path";
 

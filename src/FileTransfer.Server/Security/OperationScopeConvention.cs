@@ -6,7 +6,7 @@ namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// The one rule that protects the files, for REST and gRPC alike: an endpoint that declares an
-/// <see cref="OperationAttribute"/> requires the scope the core's table gives that operation. An
+/// <see cref="OperationAttribute"/> requires one of the scopes the core's table gives that operation. An
 /// endpoint that serves files (under <c>api/files</c>, or a FileService method) and declares none
 /// fails closed: it requires every scope, so that an action or RPC added without a declaration is
 /// never cheaper than a declared one.
@@ -18,13 +18,15 @@ internal static class OperationScopeConvention
     {
         builder.Add(endpoint =>
         {
+            // One policy per declared operation, granted by any of its scopes; every scope, each its
+            // own policy, for an undeclared endpoint that serves files.
             var declared = endpoint.Metadata.OfType<OperationAttribute>().LastOrDefault();
-            var scopes = declared is not null ? [OperationScopes.For(declared.Operation)]
+            var policies = declared is not null ? [OperationScopes.PolicyFor(declared.Operation)]
                 : endpoint is RouteEndpointBuilder route && Routes.ServesFiles(route.RoutePattern.RawText) ? Scopes.All
                 : [];
-            foreach (var scope in scopes)
+            foreach (var policy in policies)
             {
-                endpoint.Metadata.Add(new AuthorizeAttribute(scope));
+                endpoint.Metadata.Add(new AuthorizeAttribute(policy));
             }
         });
         return builder;

@@ -1,11 +1,18 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;
 
-/// <summary>The caller holds <see cref="Scope"/>; a signed link also must name the requested file.</summary>
-internal sealed record ScopeRequirement(string Scope) : IAuthorizationRequirement;
+/// <summary>The caller holds one of <see cref="AnyOf"/>; a signed link also must name the requested file (or its upload session).</summary>
+internal sealed record ScopeRequirement(IReadOnlyList<string> AnyOf) : IAuthorizationRequirement
+{
+    public bool IsReadOnly => AnyOf is [Scopes.Read];
+
+    /// <summary>"write", or "write' or 'delete", between the quotes of a refusal.</summary>
+    public string Named => string.Join("' or '", AnyOf);
+}
 
 /// <summary>
 /// Grants a <see cref="ScopeRequirement"/> to a key or link with that scope, and reads to a caller
@@ -31,7 +38,7 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
         {
             // Anonymous reads are for callers that sent nothing. A refused key or link stays
             // unauthenticated here and gets 401: a silent downgrade would hide a misconfigured client.
-            if (requirement.Scope == Scopes.Read && options.Value.AllowAnonymousRead && PresentedNoCredential(context.Resource))
+            if (requirement.IsReadOnly && options.Value.AllowAnonymousRead && PresentedNoCredential(context.Resource))
             {
                 context.Succeed(requirement);
             }
@@ -42,17 +49,19 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
         // A caller who presented a valid credential is judged by that credential alone, in every
         // environment: a key or link that does not grant the request is 403, never anonymous.
         var isLink = user.HasClaim(c => c.Type == FileTransferClaims.Path);
-        if (!user.HasClaim(FileTransferClaims.Scope, requirement.Scope))
+        if (!requirement.AnyOf.Any(scope => user.HasClaim(FileTransferClaims.Scope, scope)))
         {
             context.Fail(new AuthorizationFailureReason(this, isLink
-                ? $"The signed link does not grant '{requirement.Scope}'."
-                : $"The API key does not have the '{requirement.Scope}' scope."));
+                ? $"The signed link does not grant '{requirement.Named}'."
+                : $"The API key does not have the '{requirement.Named}' scope."));
             return;
         }
 
-        // A link names one file: it grants only a request whose route carries that exact name.
-        // Requests without a 'path' route value (the listing, gRPC calls) are never granted by a link.
-        if (isLink && RequestedPath(context.Resource) != user.FindFirst(FileTransferClaims.Path)!.Value)
+        // A link names one file: it grants only a request whose route carries that exact name, or
+        // one to an upload session (api/uploads/{uploadId}), where the core lets a link use only
+        // the sessions it created. Requests with neither (the listing, gRPC calls) are never
+        // granted by a link.
+        if (isLink && !IsUploadSession(context.Resource) && RequestedPath(context.Resource) != user.FindFirst(FileTransferClaims.Path)!.Value)
         {
             context.Fail(new AuthorizationFailureReason(this, "The signed link is for another file."));
             return;
@@ -63,6 +72,9 @@ internal sealed class ScopeAuthorizationHandler(IOptions<AuthOptions> options) :
 
     private static string? RequestedPath(object? resource) =>
         resource is HttpContext http ? http.GetRouteValue(PathRouteValue) as string : null;
+
+    private static bool IsUploadSession(object? resource) =>
+        resource is HttpContext http && http.GetRouteValue(Routes.UploadIdRouteValue) is string;
 
     // Only an HttpContext can prove that nothing was presented; any other resource is treated as
     // if a credential had been refused. The authentication handler's own rule, read from the request

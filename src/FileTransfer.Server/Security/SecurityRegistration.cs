@@ -28,9 +28,10 @@ internal static class SecurityRegistration
         services.AddAuthentication(FileTransferAuthenticationHandler.SchemeName)
             .AddScheme<AuthenticationSchemeOptions, FileTransferAuthenticationHandler>(FileTransferAuthenticationHandler.SchemeName, configureOptions: null);
         var policies = services.AddAuthorizationBuilder();
-        foreach (var scope in Scopes.All)
+        // One policy per scope (what an undeclared endpoint needs, every one), and one per operation.
+        foreach (var scopes in Scopes.All.Select(scope => (IReadOnlyList<string>)[scope]).Concat(Enum.GetValues<FileOperation>().Select(OperationScopes.AnyOf)).DistinctBy(scopes => string.Join('|', scopes)))
         {
-            policies.AddPolicy(scope, policy => policy.AddRequirements(new ScopeRequirement(scope)));
+            policies.AddPolicy(string.Join('|', scopes), policy => policy.AddRequirements(new ScopeRequirement(scopes)));
         }
 
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();

@@ -26,6 +26,13 @@ public sealed class TransferOutcomeTests
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
         [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
+        [ErrorReason.UploadNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.UploadExpired] = TransferOutcome.Rejected,
+        [ErrorReason.UploadOffsetMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UploadBusy] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCompleted] = TransferOutcome.Rejected,
+        [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
+        [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };
 

@@ -27,6 +27,13 @@ public sealed class ErrorReasonTests
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
         [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
+        [ErrorReason.UploadNotFound] = "UPLOAD_NOT_FOUND",
+        [ErrorReason.UploadExpired] = "UPLOAD_EXPIRED",
+        [ErrorReason.UploadOffsetMismatch] = "UPLOAD_OFFSET_MISMATCH",
+        [ErrorReason.UploadBusy] = "UPLOAD_BUSY",
+        [ErrorReason.UploadCompleted] = "UPLOAD_COMPLETED",
+        [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
+        [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };
 

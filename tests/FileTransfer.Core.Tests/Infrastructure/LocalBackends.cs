@@ -6,14 +6,19 @@ namespace FileTransfer.Core.Tests.Infrastructure;
 /// <summary>The local-disk backend over a folder, built as its registration builds it, without a host.</summary>
 internal static class LocalBackends
 {
-    public static LocalStorageBackend Create(string rootPath)
+    public static LocalStorageBackend Create(string rootPath) => CreateWithSessions(rootPath).Backend;
+
+    /// <summary>The backend and its upload-session store over the same root.</summary>
+    public static (LocalStorageBackend Backend, LocalUploadSessionStore Sessions) CreateWithSessions(string rootPath)
     {
         var root = new LocalRoot(rootPath);
-        return new LocalStorageBackend(
+        var paths = new LocalPaths(root);
+        var backend = new LocalStorageBackend(
             root,
-            new LocalPaths(root),
+            paths,
             new DigestSidecars(root, NullLogger<DigestSidecars>.Instance),
             new NameLocks(),
             NullLogger<LocalStorageBackend>.Instance);
+        return (backend, new LocalUploadSessionStore(root, paths, backend));
     }
 }

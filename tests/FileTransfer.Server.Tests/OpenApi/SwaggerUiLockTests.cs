@@ -42,6 +42,12 @@ public sealed partial class SwaggerUiLockTests
                 ["PUT /api/files/{path}"] = true,
                 ["POST /api/files/{path}"] = true,
                 ["DELETE /api/files/{path}"] = true,
+                ["OPTIONS /api/files/{path}"] = false,
+                ["OPTIONS /api/uploads"] = false,
+                ["POST /api/uploads"] = true,
+                ["HEAD /api/uploads/{uploadId}"] = true,
+                ["PATCH /api/uploads/{uploadId}"] = true,
+                ["DELETE /api/uploads/{uploadId}"] = true,
             },
             locks);
     }

@@ -98,10 +98,9 @@ public sealed class UploadTests(BrowserFixture browser) : IDisposable
         await Expect(upload).ToContainTextAsync("SHA-256 verified");
         await Expect(unfinished).ToBeHiddenAsync();
 
-        Assert.Equal("HEAD ", offsets[0]);
-        Assert.Equal($"PATCH {3 * Chunk}", offsets[1]);
-        Assert.DoesNotContain("PATCH 0", offsets);
-        Assert.Equal(6, offsets.Count); // HEAD, then the 4th to 8th chunks and the last 99 bytes
+        // HEAD, then the 4th to 8th chunks and the last 99 bytes: nothing the server had is sent again.
+        string[] expected = ["HEAD ", .. Enumerable.Range(3, 6).Select(chunk => $"PATCH {chunk * Chunk}")];
+        Assert.Equal(expected, offsets);
         Assert.Equal(TempStorage.Sha256(bytes), Stored(server, "big/big.bin"));
         await session.AssertCleanAsync();
     }

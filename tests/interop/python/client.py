@@ -12,6 +12,7 @@ with grpc_tools.protoc, so no generated code is ever committed.
       info NAME
       list [PREFIX] [--page-size N]        (follows next_page_token to the last page)
       delete NAME [--if-match ETAG]
+      resume UPLOAD_ID PATH [--chunk BYTES]   (GetUploadStatus, then WriteUpload from its offset with finish)
 
 The address defaults to $FT_GRPC_ADDRESS, then localhost:5001 ("http://" and a trailing "/" are
 accepted); the key to $FT_API_KEY, sent as "authorization: Bearer KEY" (none if unset).
@@ -163,6 +164,28 @@ def delete(stub, pb, args, call):
     return {"deleted": args.name}
 
 
+def resume(stub, pb, args, call):
+    """Finishes a resumable upload (begun by any protocol) from the offset the server holds durably."""
+    status = stub.GetUploadStatus(pb.GetUploadStatusRequest(upload_id=args.upload_id), **call)
+    size = os.path.getsize(args.path)
+    if status.complete or status.offset > size:
+        raise ContractError("upload %s is at offset %d of a %d-byte file" % (args.upload_id, status.offset, size))
+
+    def messages():
+        with open(args.path, "rb") as source:
+            source.seek(status.offset)
+            yield pb.WriteUploadRequest(upload_id=args.upload_id, write_offset=status.offset, finish=status.offset == size)
+            position = status.offset
+            while chunk := source.read(args.chunk):
+                position += len(chunk)
+                yield pb.WriteUploadRequest(chunk=chunk, finish=position == size)
+
+    done = stub.WriteUpload(messages(), **call)
+    if not done.complete:
+        raise ContractError("WriteUpload with finish answered an incomplete upload")
+    return {"resumed_from": status.offset, "offset": done.offset, "metadata": metadata_json(done.file)}
+
+
 def parse(argv):
     parser = argparse.ArgumentParser(description="FileTransfer FileService client (grpcio, C-core)")
     parser.add_argument("--address", default=os.environ.get("FT_GRPC_ADDRESS", "localhost:5001"))
@@ -200,8 +223,14 @@ def parse(argv):
     c.add_argument("--if-match", default="")
     c.set_defaults(run=delete)
 
+    c = commands.add_parser("resume")
+    c.add_argument("upload_id")
+    c.add_argument("path")
+    c.add_argument("--chunk", type=int, default=64 * 1024)
+    c.set_defaults(run=resume)
+
     args = parser.parse_args(argv)
-    if args.command == "upload" and args.chunk < 1:
+    if args.command in ("upload", "resume") and args.chunk < 1:
         parser.error("--chunk must be at least 1")
     return args
 

@@ -8,7 +8,7 @@ using Grpc.Core;
 namespace FileTransfer.Client.Transport.Grpc;
 
 /// <summary>The gRPC <c>filetransfer.v1.FileService</c>: one metadata message, then chunks, both ways.</summary>
-internal sealed class GrpcTransport(FileService.FileServiceClient client, Uri address, string? apiKey, IDisposable? owned) : IFileTransport
+internal sealed partial class GrpcTransport(FileService.FileServiceClient client, Uri address, string? apiKey, IDisposable? owned) : IFileTransport
 {
     // How long a failed upload write waits for the status the server ended the call with.
     private static readonly TimeSpan StatusWait = TimeSpan.FromSeconds(5);

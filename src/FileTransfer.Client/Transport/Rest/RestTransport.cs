@@ -7,7 +7,7 @@ using System.Text.Json;
 namespace FileTransfer.Client.Transport.Rest;
 
 /// <summary>The REST API: <c>HEAD</c>/<c>GET</c>/<c>PUT</c>/<c>DELETE api/files/{name}</c> and <c>GET api/files</c>.</summary>
-internal sealed class RestTransport(HttpClient http, Uri server, string? apiKey, Version? httpVersion, bool ownsClient) : IFileTransport
+internal sealed partial class RestTransport(HttpClient http, Uri server, string? apiKey, Version? httpVersion, bool ownsClient) : IFileTransport
 {
     private const int BufferSize = 128 * 1024;
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);

@@ -1,0 +1,30 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace FileTransfer.Core;
+
+/// <summary>Resumable upload sessions, bound from the <c>Uploads</c> configuration section.</summary>
+public sealed class UploadSessionOptions
+{
+    public const string SectionName = "Uploads";
+
+    /// <summary>
+    /// Seconds a session lives after its creation or its last append (default 86,400: a day). An
+    /// expired session is refused (tus 410) and removed with its bytes by the sweeper.
+    /// </summary>
+    [Range(1, 365 * 24 * 3600)]
+    public int ExpirySeconds { get; set; } = 24 * 3600;
+
+    /// <summary>Seconds between two sweeps for expired sessions (default 300).</summary>
+    [Range(1, 24 * 3600)]
+    public int SweepIntervalSeconds { get; set; } = 300;
+
+    /// <summary>
+    /// Bytes one request appends between two saves of the session (default 64 MiB): a server that
+    /// dies in the middle of a long request loses at most this much of it. Each save costs a flush
+    /// of the bytes to the medium and a rewrite of the session record.
+    /// </summary>
+    [Range(256 * 1024, long.MaxValue)]
+    public long CheckpointBytes { get; set; } = 64L * 1024 * 1024;
+
+    internal TimeSpan Expiry => TimeSpan.FromSeconds(ExpirySeconds);
+}

@@ -1,0 +1,277 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Core;
+
+/// <summary>
+/// Resumable uploads, once for every protocol: tus, the IETF draft and gRPC only translate their
+/// requests into these calls. A session is created with the same checks as any upload
+/// (<see cref="FileOperations.BeginUploadAsync"/>: name, size limit, preconditions), continued by
+/// its owner at its durable offset by one writer at a time, verified against the SHA-256 of every
+/// byte however many requests delivered them, and committed through the backend's own commit. The
+/// store (<see cref="IUploadSessionStore"/>) keeps it; this class decides everything about it.
+/// </summary>
+public sealed partial class UploadSessions
+{
+    /// <summary>Most UTF-8 bytes of client metadata a session keeps (tus <c>Upload-Metadata</c>).</summary>
+    public const int MaxMetadataBytes = 4096;
+
+    // How long a cancel waits for a writer of this process it told to stop.
+    private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(10);
+
+    private readonly IUploadSessionStore? _store;
+    private readonly UploadSessionOptions _options;
+    private readonly ILogger<UploadSessions> _logger;
+
+    // The writers of this process by session id, so that a cancel can stop one (draft-ietf-httpbis-
+    // resumable-upload, Upload Cancellation: terminate in-flight requests before answering).
+    private readonly ConcurrentDictionary<string, UploadSessionWrite> _writers = new(StringComparer.Ordinal);
+
+    /// <param name="files">The operations whose upload checks and commit every session goes through.</param>
+    /// <param name="store">The backend's session store; null when the backend keeps none (every call is then refused).</param>
+    /// <param name="options">Expiry, sweep interval, checkpoint size.</param>
+    /// <param name="time">The clock expiry is measured by.</param>
+    /// <param name="logger">Where session events are logged.</param>
+    public UploadSessions(FileOperations files, IUploadSessionStore? store, IOptions<UploadSessionOptions> options, TimeProvider time, ILogger<UploadSessions> logger)
+    {
+        Files = files;
+        _store = store;
+        _options = options.Value;
+        Time = time;
+        _logger = logger;
+    }
+
+    /// <summary>The limits of a session, as clients are told them (tus <c>Tus-Max-Size</c>, the draft's <c>Upload-Limit</c>).</summary>
+    public TimeSpan Expiry => _options.Expiry;
+
+    /// <summary>How long <paramref name="session"/> has left before it expires (the draft's <c>max-age</c>).</summary>
+    public TimeSpan TimeLeft(UploadSession session) => session.ExpiresAt - Time.GetUtcNow();
+
+    internal FileOperations Files { get; }
+
+    internal TimeProvider Time { get; }
+
+    internal UploadSessionOptions Options => _options;
+
+    private IUploadSessionStore Store => _store
+        ?? throw Failures.Unavailable("The storage backend in use keeps no upload sessions: resumable uploads are not available.");
+
+    /// <summary>
+    /// Begins a session for <paramref name="request"/> (its name, declared length or none yet, digest,
+    /// preconditions and a signed link's cap), owned by <paramref name="caller"/>. Refuses what any
+    /// upload of the same request would be refused before its first byte.
+    /// </summary>
+    public async ValueTask<UploadSession> CreateAsync(UploadRequest request, UploadCaller caller, string? metadata, CancellationToken cancellationToken)
+    {
+        var store = Store;
+        if (metadata is not null && System.Text.Encoding.UTF8.GetByteCount(metadata) > MaxMetadataBytes)
+        {
+            throw new FileTransferException(ErrorReason.InvalidUploadStream, $"The upload metadata is longer than {MaxMetadataBytes} bytes.");
+        }
+
+        var (name, maxBytes) = await Files.CheckUploadAsync(request, cancellationToken);
+        var now = Time.GetUtcNow();
+        var session = new UploadSession(UploadSessionIds.New(), name, caller.Owner, now, now + _options.Expiry)
+        {
+            Length = request.DeclaredLength,
+            MaxBytes = maxBytes,
+            ExpectedSha256 = request.ExpectedSha256,
+            Preconditions = request.Preconditions,
+            Metadata = metadata,
+            HashState = new ResumableSha256().Export(),
+        };
+        await store.CreateAsync(session, cancellationToken);
+        LogCreated(_logger, session.Id, name, caller.Owner, session.Length);
+        return session;
+    }
+
+    /// <summary>The session as saved, for its owner (or a caller that may use any); refuses an unknown, foreign or expired one.</summary>
+    public async ValueTask<UploadSession> GetAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    {
+        var session = await FindAsync(id, caller, cancellationToken);
+        return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
+    }
+
+    /// <summary>
+    /// Starts appending to a session at <paramref name="request"/>'s offset, which must be the durable
+    /// offset. Holds the session's lease until the write is disposed: a second writer meanwhile is
+    /// refused (<see cref="ErrorReason.UploadBusy"/>).
+    /// </summary>
+    public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
+    {
+        // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
+        await GetAsync(request.Id, request.Caller, cancellationToken);
+        var lease = await Store.TryAcquireAsync(request.Id, cancellationToken) ?? throw Failures.UploadBusy();
+        try
+        {
+            var session = Check(lease.Session, request.Caller);
+            if (session.IsComplete)
+            {
+                throw Failures.UploadCompleted();
+            }
+
+            if (request.Offset != session.Offset)
+            {
+                throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
+            }
+
+            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum);
+            _writers[session.Id] = write;
+            return write;
+        }
+        catch
+        {
+            request.Checksum?.Dispose();
+            await lease.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Cancels a session: its record and bytes are removed. A writer of this process still appending
+    /// to it is stopped first; one elsewhere makes the cancel fail as busy.
+    /// </summary>
+    public async ValueTask CancelAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    {
+        await FindAsync(id, caller, cancellationToken);
+        var lease = await Store.TryAcquireAsync(id, cancellationToken);
+        if (lease is null && _writers.TryGetValue(id, out var writer))
+        {
+            writer.Stop();
+            var waited = Time.GetTimestamp();
+            while (lease is null && Time.GetElapsedTime(waited) < StopWait)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(20), Time, cancellationToken);
+                lease = await Store.TryAcquireAsync(id, cancellationToken);
+            }
+        }
+
+        if (lease is null)
+        {
+            throw Failures.UploadBusy();
+        }
+
+        await using (lease)
+        {
+            await lease.DeleteAsync(cancellationToken);
+        }
+
+        LogCancelled(_logger, id, caller.Owner);
+    }
+
+    /// <summary>Removes every expired session that no writer holds, with its bytes; returns how many.</summary>
+    public async ValueTask<int> RemoveExpiredAsync(CancellationToken cancellationToken)
+    {
+        if (_store is null)
+        {
+            return 0;
+        }
+
+        var removed = 0;
+        await foreach (var session in _store.ListAsync(cancellationToken))
+        {
+            if (!IsExpired(session))
+            {
+                continue;
+            }
+
+            IUploadSessionLease? lease;
+            try
+            {
+                lease = await _store.TryAcquireAsync(session.Id, cancellationToken);
+            }
+            catch (FileTransferException ex) when (ex.Reason == ErrorReason.UploadNotFound)
+            {
+                continue; // cancelled meanwhile
+            }
+
+            if (lease is null)
+            {
+                continue; // a writer holds it: it is not abandoned, and its next save moves the expiry
+            }
+
+            await using (lease)
+            {
+                if (IsExpired(lease.Session))
+                {
+                    await lease.DeleteAsync(cancellationToken);
+                    LogExpired(_logger, session.Id, session.Name, session.Offset);
+                    removed++;
+                }
+            }
+        }
+
+        return removed;
+    }
+
+    internal void LogSaveFailed(string id, Exception exception) => LogSaveFailure(_logger, id, exception);
+
+    internal void Ended(UploadSessionWrite write) => _writers.TryRemove(new KeyValuePair<string, UploadSessionWrite>(write.Id, write));
+
+    internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
+
+    private async ValueTask<UploadSession> FindAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    {
+        var store = Store;
+        if (!UploadSessionIds.IsWellFormed(id))
+        {
+            throw Failures.UploadNotFound();
+        }
+
+        var session = await store.GetAsync(id, cancellationToken) ?? throw Failures.UploadNotFound();
+        return caller.MayUse(session) ? session : throw Failures.UploadForbidden();
+    }
+
+    private UploadSession Check(UploadSession session, UploadCaller caller) =>
+        !caller.MayUse(session) ? throw Failures.UploadForbidden()
+        : IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt)
+        : session;
+
+    // A length the request declares (tus Upload-Length after Upload-Defer-Length, the draft's
+    // Upload-Length): once known it never changes (draft: "their indicated values MUST match").
+    private static UploadSession WithLength(UploadSession session, long? declared)
+    {
+        if (declared is not { } length || session.Length == length)
+        {
+            return session;
+        }
+
+        if (session.Length is { } known)
+        {
+            throw Failures.LengthConflict(known, $"this request declares {length}.");
+        }
+
+        if (length < session.Offset)
+        {
+            throw Failures.LengthConflict(length, $"{session.Offset} bytes have already arrived.");
+        }
+
+        return length > session.MaxBytes ? throw Failures.DeclaredTooLarge(length, session.MaxBytes) : session with { Length = length };
+    }
+
+    [LoggerMessage(EventId = 90, Level = LogLevel.Information, Message = "Upload {UploadId} began for {Name} (owner {Owner}, length {Length})")]
+    private static partial void LogCreated(ILogger logger, string uploadId, string name, string owner, long? length);
+
+    [LoggerMessage(EventId = 91, Level = LogLevel.Information, Message = "Upload {UploadId} cancelled by {Owner}")]
+    private static partial void LogCancelled(ILogger logger, string uploadId, string owner);
+
+    [LoggerMessage(EventId = 92, Level = LogLevel.Information, Message = "Upload {UploadId} of {Name} expired at {Offset} bytes and was removed")]
+    private static partial void LogExpired(ILogger logger, string uploadId, string name, long offset);
+
+    [LoggerMessage(EventId = 93, Level = LogLevel.Warning, Message = "Upload {UploadId}: could not save the bytes of an interrupted request; it resumes from its previous offset")]
+    private static partial void LogSaveFailure(ILogger logger, string uploadId, Exception exception);
+}
+
+/// <summary>An append to a session, as a protocol request carries it.</summary>
+/// <param name="Id">The session.</param>
+/// <param name="Caller">Who appends: the owner, or a caller that may use any session.</param>
+/// <param name="Offset">Where the client says its bytes start; must be the durable offset.</param>
+public sealed record UploadWriteRequest(string Id, UploadCaller Caller, long Offset)
+{
+    /// <summary>The whole file's length, when this request declares it (null: the request says nothing).</summary>
+    public long? Length { get; init; }
+
+    /// <summary>A checksum of this request's bytes; they are kept only when it matches.</summary>
+    public RequestChecksum? Checksum { get; init; }
+}

@@ -1,0 +1,83 @@
+using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
+using FileTransfer.Server.Security;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.AspNetCore.Mvc.Infrastructure;
+using Microsoft.Net.Http.Headers;
+
+namespace FileTransfer.Server.Rest;
+
+/// <summary>
+/// What tus and the IETF draft share on REST: the caller as the core sees it, a session's address,
+/// and one append of a request body to a session (the body limit lifted for this request only; the
+/// request ended at once when another request cancels the session).
+/// </summary>
+internal static class SessionUploads
+{
+    /// <summary>The caller of a session request (the key or link that owns, or may use, sessions).</summary>
+    public static UploadCaller Caller(HttpContext context) => UploadCallers.Of(context.User);
+
+    /// <summary>
+    /// The session's address, <c>/api/uploads/{id}</c>. A session begun with a signed link is
+    /// continued with the same link, so its address carries the link's <c>sig</c> as the request did:
+    /// a draft client uses <c>Location</c> as it is.
+    /// </summary>
+    public static string Location(HttpRequest request, string uploadId)
+    {
+        var location = Routes.UploadLocation(uploadId);
+        return request.HttpContext.User.HasClaim(c => c.Type == FileTransferClaims.LinkId) && request.Query[SignedLink.QueryParameter] is [{ } token]
+            ? $"{location}?{SignedLink.QueryParameter}={Uri.EscapeDataString(token)}"
+            : location;
+    }
+
+    /// <summary>Appends the request body to the session and ends the request's bytes with <paramref name="end"/>.</summary>
+    public static async Task<UploadSessionOutcome> AppendAsync(HttpContext context, UploadSessions sessions, UploadWriteRequest request, UploadEnd end, long maxBodyBytes)
+    {
+        var aborted = context.RequestAborted;
+        RestUploads.AllowBodyOf(context, maxBodyBytes);
+        await using var write = await sessions.BeginWriteAsync(request, aborted);
+
+        // Cancelled by another request (DELETE): end this one now (the draft's Upload Cancellation).
+        using var stop = write.Stopped.Register(context.Abort);
+        await write.CopyFromAsync(context.Request.Body, aborted);
+        return await write.FinishAsync(end, aborted);
+    }
+
+    /// <summary>The stored file, as a plain upload's answer gives it: its ETag, its SHA-256 and where it is.</summary>
+    public static void WriteStored(HttpResponse response, StoredObject stored)
+    {
+        response.Headers.ETag = stored.ETag;
+        if (stored.Sha256 is { } sha256)
+        {
+            response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(sha256);
+        }
+
+        response.Headers[HeaderNames.ContentLocation] = UploadedFile.LocationOf(stored.Name);
+    }
+
+    /// <summary>415 as problem+json, for a body of a type the protocol does not take (no core reason: it is the request's shape).</summary>
+    public static ObjectResult UnsupportedMediaType(HttpContext context, string detail)
+    {
+        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>()
+            .CreateProblemDetails(context, StatusCodes.Status415UnsupportedMediaType, "Unsupported media type", detail: detail);
+        return new ObjectResult(problem) { StatusCode = StatusCodes.Status415UnsupportedMediaType, ContentTypes = { "application/problem+json" } };
+    }
+
+    /// <summary>A digest field's sha-256 (RFC 9530), or null when the request does not send the field.</summary>
+    public static byte[]? Sha256Of(HttpContext context, string header)
+    {
+        var field = context.Request.Headers[header].ToString();
+        if (field.Length == 0)
+        {
+            return null;
+        }
+
+        if (!ContentDigest.TryParseSha256(field, out var sha256, out var error))
+        {
+            context.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
+            throw new FileTransferException(ErrorReason.InvalidUploadStream, $"Invalid {header}: {error}");
+        }
+
+        return sha256;
+    }
+}
