@@ -55,7 +55,7 @@ const { chromium } = require(process.env.PLAYWRIGHT_PACKAGE);
   await page.goto('http://127.0.0.1:5099/?chunkSize=4194304#/projects/');
   await page.locator('#rows tr').nth(5).waitFor();
   await page.locator('#pick-files').setInputFiles([`${process.env.PICK}/interview.mp4`, `${process.env.PICK}/slides.pptx`]);
-  await page.waitForFunction(() => [...document.querySelectorAll('.upload-detail')].filter((p) => p.textContent.includes('left')).length === 2, null, { timeout: 60000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.upload-detail')].filter((p) => p.textContent.includes('left')).length === 2, null, { timeout: 180000 });
   await page.screenshot({ path: process.env.OUT });
   await browser.close();
 })().catch((error) => { console.error(error); process.exit(1); });

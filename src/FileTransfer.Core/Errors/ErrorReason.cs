@@ -71,12 +71,6 @@ public enum ErrorReason
     /// <summary>A signed-link request the server will not issue (lifetime, size cap or digest out of bounds).</summary>
     InvalidLinkRequest,
 
-    /// <summary>
-    /// A URL to fetch a file straight from the store was asked for, but this server serves the bytes
-    /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).
-    /// </summary>
-    DirectDownloadUnavailable,
-
     /// <summary>There is no upload session with that id (never created, cancelled, or removed after it expired).</summary>
     UploadNotFound,
 
@@ -97,6 +91,12 @@ public enum ErrorReason
 
     /// <summary>The request speaks a version of a resumable-upload protocol this server does not (tus <c>Tus-Resumable</c>, <c>Upload-Draft-Interop-Version</c>).</summary>
     UnsupportedProtocolVersion,
+
+    /// <summary>
+    /// A URL to fetch a file straight from the store was asked for, but this server serves the bytes
+    /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).
+    /// </summary>
+    DirectDownloadUnavailable,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

@@ -51,9 +51,6 @@ public static class Failures
     public static FileTransferException Unavailable(string message, Exception? inner = null) =>
         new(ErrorReason.StorageUnavailable, message, inner);
 
-    public static FileTransferException DirectDownloadUnavailable() =>
-        new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");
-
     public static FileTransferException UploadNotFound() =>
         new(ErrorReason.UploadNotFound, "There is no upload with that id: it was never created, was cancelled, or expired and was removed.");
 
@@ -84,4 +81,7 @@ public static class Failures
 
     public static FileTransferException LengthConflict(long declared, string problem) =>
         new(ErrorReason.SizeMismatch, $"The upload was declared as {declared} bytes; {problem}");
+
+    public static FileTransferException DirectDownloadUnavailable() =>
+        new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");
 }

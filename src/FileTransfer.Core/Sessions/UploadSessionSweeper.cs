@@ -33,9 +33,9 @@ internal sealed partial class UploadSessionSweeper(UploadSessions sessions, IOpt
         while (await timer.WaitForNextTickAsync(stoppingToken));
     }
 
-    [LoggerMessage(EventId = 74, Level = LogLevel.Information, Message = "Removed {Count} expired upload sessions")]
+    [LoggerMessage(EventId = 94, Level = LogLevel.Information, Message = "Removed {Count} expired upload sessions")]
     private static partial void LogSwept(ILogger logger, int count);
 
-    [LoggerMessage(EventId = 75, Level = LogLevel.Warning, Message = "The sweep for expired upload sessions failed; trying again at the next interval")]
+    [LoggerMessage(EventId = 95, Level = LogLevel.Warning, Message = "The sweep for expired upload sessions failed; trying again at the next interval")]
     private static partial void LogSweepFailed(ILogger logger, Exception exception);
 }

@@ -250,16 +250,16 @@ public sealed partial class UploadSessions
         return length > session.MaxBytes ? throw Failures.DeclaredTooLarge(length, session.MaxBytes) : session with { Length = length };
     }
 
-    [LoggerMessage(EventId = 70, Level = LogLevel.Information, Message = "Upload {UploadId} began for {Name} (owner {Owner}, length {Length})")]
+    [LoggerMessage(EventId = 90, Level = LogLevel.Information, Message = "Upload {UploadId} began for {Name} (owner {Owner}, length {Length})")]
     private static partial void LogCreated(ILogger logger, string uploadId, string name, string owner, long? length);
 
-    [LoggerMessage(EventId = 71, Level = LogLevel.Information, Message = "Upload {UploadId} cancelled by {Owner}")]
+    [LoggerMessage(EventId = 91, Level = LogLevel.Information, Message = "Upload {UploadId} cancelled by {Owner}")]
     private static partial void LogCancelled(ILogger logger, string uploadId, string owner);
 
-    [LoggerMessage(EventId = 72, Level = LogLevel.Information, Message = "Upload {UploadId} of {Name} expired at {Offset} bytes and was removed")]
+    [LoggerMessage(EventId = 92, Level = LogLevel.Information, Message = "Upload {UploadId} of {Name} expired at {Offset} bytes and was removed")]
     private static partial void LogExpired(ILogger logger, string uploadId, string name, long offset);
 
-    [LoggerMessage(EventId = 73, Level = LogLevel.Warning, Message = "Upload {UploadId}: could not save the bytes of an interrupted request; it resumes from its previous offset")]
+    [LoggerMessage(EventId = 93, Level = LogLevel.Warning, Message = "Upload {UploadId}: could not save the bytes of an interrupted request; it resumes from its previous offset")]
     private static partial void LogSaveFailure(ILogger logger, string uploadId, Exception exception);
 }
 

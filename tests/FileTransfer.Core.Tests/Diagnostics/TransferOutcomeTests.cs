@@ -26,7 +26,6 @@ public sealed class TransferOutcomeTests
         [ErrorReason.TooManyFiles] = TransferOutcome.Rejected,
         [ErrorReason.MalformedMessage] = TransferOutcome.Rejected,
         [ErrorReason.InvalidLinkRequest] = TransferOutcome.Rejected,
-        [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
         [ErrorReason.UploadNotFound] = TransferOutcome.Rejected,
         [ErrorReason.UploadExpired] = TransferOutcome.Rejected,
         [ErrorReason.UploadOffsetMismatch] = TransferOutcome.Rejected,
@@ -34,6 +33,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.UploadCompleted] = TransferOutcome.Rejected,
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
+        [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -27,7 +27,6 @@ public sealed class ErrorReasonTests
         [ErrorReason.TooManyFiles] = "TOO_MANY_FILES",
         [ErrorReason.MalformedMessage] = "MALFORMED_MESSAGE",
         [ErrorReason.InvalidLinkRequest] = "INVALID_LINK_REQUEST",
-        [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
         [ErrorReason.UploadNotFound] = "UPLOAD_NOT_FOUND",
         [ErrorReason.UploadExpired] = "UPLOAD_EXPIRED",
         [ErrorReason.UploadOffsetMismatch] = "UPLOAD_OFFSET_MISMATCH",
@@ -35,6 +34,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.UploadCompleted] = "UPLOAD_COMPLETED",
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
+        [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
