@@ -27,6 +27,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
     private bool _tailLoaded;
     private bool _changed;
     private bool _broken;
+    private string? _handedOver;
 
     public S3SessionLease(S3UploadSessionStore store, S3SessionRecord record, NameLease lease)
     {
@@ -119,9 +120,15 @@ internal sealed class S3SessionLease : IUploadSessionLease
             }
             else
             {
-                await KeepUpToAsync(session.Offset, cancellationToken);
-                var tailKey = _changed || _filled != _record.TailLength ? await PutTailAsync(cancellationToken) : _record.TailKey;
-                record = S3SessionRecord.From(session) with { UploadId = _uploadId, Parts = [.. _parts], TailKey = tailKey, TailLength = _filled };
+                // Nothing written under this lease: the saved tail stays as it is, not even read.
+                var unchanged = !_changed && session.Offset == _record.Offset;
+                if (!unchanged)
+                {
+                    await KeepUpToAsync(session.Offset, cancellationToken);
+                }
+
+                var (tailKey, tailLength) = unchanged ? (_record.TailKey, _record.TailLength) : (await PutTailAsync(cancellationToken), _filled);
+                record = S3SessionRecord.From(session) with { UploadId = _uploadId, Parts = [.. _parts], TailKey = tailKey, TailLength = tailLength };
             }
 
             await _store.PutRecordAsync(record, cancellationToken);
@@ -161,6 +168,8 @@ internal sealed class S3SessionLease : IUploadSessionLease
                 await UploadPartAsync(cancellationToken); // the tail is the last part, which may be short
             }
 
+            // The staged object owns the upload now: its commit completes it, its disposal aborts it.
+            _handedOver = _uploadId;
             return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
         }
         catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
@@ -176,7 +185,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
         {
             // The bytes first, the record last: a failure in between leaves a record that a later
             // delete (the sweeper's) finds again, never bytes that no record names.
-            foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal))
+            foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal).Where(id => id != _handedOver))
             {
                 await _store.Backend.AbortAsync(_key, uploadId);
             }

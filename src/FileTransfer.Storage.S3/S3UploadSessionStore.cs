@@ -83,7 +83,17 @@ internal sealed class S3UploadSessionStore(
         }
 
         // Read again under the lease: the record the last writer saved, which nobody changes while we hold it.
-        var record = await ReadRecordAsync(RecordKey(id), cancellationToken);
+        S3SessionRecord? record;
+        try
+        {
+            record = await ReadRecordAsync(RecordKey(id), cancellationToken);
+        }
+        catch
+        {
+            await leases.ReleaseAsync(lease);
+            throw;
+        }
+
         if (record is null)
         {
             await leases.ReleaseAsync(lease);
