@@ -1,4 +1,5 @@
 using Amazon.S3.Model;
+using FileTransfer.Core;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -10,11 +11,14 @@ namespace FileTransfer.Storage.S3;
 /// space and are invisible to every listing. An upload is abandoned when it started more than
 /// <see cref="S3StorageOptions.AbandonedUploadAge"/> ago and its newest part is as old, and no write
 /// of this process holds it. Every replica sweeps the bucket's prefix; a replica's own uploads in
-/// progress are known only to it, so a slow upload elsewhere is kept by its recent parts.
+/// progress are known only to it, so a slow upload elsewhere is kept by its recent parts. The
+/// uploads of resumable sessions are never abandoned while their session record names them, however
+/// long a client leaves them idle: the session sweeper removes them when the session expires.
 /// </summary>
 internal sealed class AbandonedUploadSweeper(
     BucketClient bucket,
     S3StorageBackend backend,
+    S3UploadSessionStore sessions,
     IOptions<S3StorageOptions> options,
     TimeProvider time,
     ILogger<AbandonedUploadSweeper> logger) : BackgroundService
@@ -31,7 +35,7 @@ internal sealed class AbandonedUploadSweeper(
             {
                 await SweepAsync(time.GetUtcNow() - Age, stoppingToken);
             }
-            catch (Exception ex) when (S3Failures.IsStoreFailure(ex, stoppingToken))
+            catch (Exception ex) when (ex is FileTransferException || S3Failures.IsStoreFailureOrError(ex, stoppingToken))
             {
                 Log.SweepFailed(logger, ex);
             }
@@ -43,6 +47,9 @@ internal sealed class AbandonedUploadSweeper(
     internal async Task<int> SweepAsync(DateTimeOffset cutoff, CancellationToken cancellationToken)
     {
         var aborted = 0;
+
+        // Read before the uploads are listed: an upload started after this is younger than the cutoff.
+        var ofSessions = await sessions.UploadIdsAsync(cancellationToken);
         var request = new ListMultipartUploadsRequest { BucketName = bucket.Name, Prefix = bucket.Prefix };
         ListMultipartUploadsResponse page;
         do
@@ -52,6 +59,7 @@ internal sealed class AbandonedUploadSweeper(
             {
                 if (upload.Initiated is { } started && Utc(started) < cutoff
                     && !backend.IsInProgress(upload.UploadId)
+                    && !ofSessions.Contains(upload.UploadId)
                     && await LastWrittenAsync(upload, cancellationToken) < cutoff)
                 {
                     await backend.AbortAsync(upload.Key, upload.UploadId);

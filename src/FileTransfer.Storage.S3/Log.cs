@@ -40,4 +40,7 @@ internal static partial class Log
 
     [LoggerMessage(EventId = 81, Level = LogLevel.Warning, Message = "The object {Key} changed outside the write lease while committing; checking its preconditions again")]
     public static partial void ChangedOutsideLease(ILogger logger, string key);
+
+    [LoggerMessage(EventId = 82, Level = LogLevel.Debug, Message = "Could not remove the replaced tail {Key} of an upload session; it goes with the session")]
+    public static partial void SessionTailDeleteFailed(ILogger logger, string key, Exception exception);
 }

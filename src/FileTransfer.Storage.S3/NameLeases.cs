@@ -75,27 +75,15 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
         while (true)
         {
             var now = Now;
-            if (await TryWriteAsync(key, name, now + Duration, ifMatch: null, cancellationToken) is { } created)
+            var (taken, heldByOther) = await TryTakeAsync(name, key, cancellationToken);
+            if (taken is not null)
             {
-                return new NameLease(name, key, created, now + Duration);
+                return taken;
             }
 
-            var current = await ReadAsync(key, cancellationToken);
-            if (current is null)
+            if (!heldByOther)
             {
-                continue; // released between our two requests: try again at once
-            }
-
-            if (current.Value.Expires <= now)
-            {
-                // Taken over only if nobody else took it over first: the stale lease's ETag must still be current.
-                if (await TryWriteAsync(key, name, now + Duration, current.Value.ETag, cancellationToken) is { } taken)
-                {
-                    Log.LeaseTakenOver(logger, name);
-                    return new NameLease(name, key, taken, now + Duration);
-                }
-
-                continue;
+                continue; // released, or taken over by another, between our requests: try again at once
             }
 
             if (now >= giveUp)
@@ -107,6 +95,78 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
             await Task.Delay(delay * (0.5 + Random.Shared.NextDouble()), time, cancellationToken);
             delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, LongestRetry.Ticks));
         }
+    }
+
+    /// <summary>
+    /// The lease of <paramref name="name"/> in its own <paramref name="area"/> (an upload session's,
+    /// apart from the file names' leases), or null at once while another holder has it: never waits.
+    /// </summary>
+    public async Task<NameLease?> TryAcquireAsync(string area, string name, CancellationToken cancellationToken)
+    {
+        var key = bucket.ReservedKeyFor(area, name);
+        for (var attempt = 0; attempt < 3; attempt++)
+        {
+            var (taken, heldByOther) = await TryTakeAsync(name, key, cancellationToken);
+            if (taken is not null || heldByOther)
+            {
+                return taken;
+            }
+        }
+
+        return null; // it keeps changing hands: as good as held
+    }
+
+    /// <summary>
+    /// Keeps a long-held lease (an upload session's, for a whole request): renewed once a quarter of
+    /// it has passed, even when it has run out, as long as nobody took it over meanwhile (its ETag is
+    /// still ours). Every step that changes the store starts with three quarters of a lease left.
+    /// Throws <see cref="ErrorReason.UploadBusy"/> when another holder has it.
+    /// </summary>
+    internal async Task KeepAsync(NameLease lease, CancellationToken cancellationToken)
+    {
+        var now = Now;
+        if (lease.Expires - now > Duration - SafetyMargin)
+        {
+            return;
+        }
+
+        if (await TryWriteAsync(lease.Key, lease.Name, now + Duration, lease.ETag, cancellationToken) is not { } renewed)
+        {
+            Log.LeaseLost(logger, lease.Name);
+            throw Failures.UploadBusy();
+        }
+
+        lease.Renewed(renewed, now + Duration);
+    }
+
+    // One try: created, or taken over when expired, only if nobody else took it over first (the
+    // stale lease's ETag must still be current). HeldByOther: a live lease of another holder.
+    private async Task<(NameLease? Taken, bool HeldByOther)> TryTakeAsync(string name, string key, CancellationToken cancellationToken)
+    {
+        var now = Now;
+        if (await TryWriteAsync(key, name, now + Duration, ifMatch: null, cancellationToken) is { } created)
+        {
+            return (new NameLease(name, key, created, now + Duration), false);
+        }
+
+        var current = await ReadAsync(key, cancellationToken);
+        if (current is null)
+        {
+            return (null, false);
+        }
+
+        if (current.Value.Expires > now)
+        {
+            return (null, true);
+        }
+
+        if (await TryWriteAsync(key, name, now + Duration, current.Value.ETag, cancellationToken) is { } taken)
+        {
+            Log.LeaseTakenOver(logger, name);
+            return (new NameLease(name, key, taken, now + Duration), false);
+        }
+
+        return (null, false);
     }
 
     /// <summary>
@@ -181,9 +241,10 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
             var response = await bucket.Client.PutObjectAsync(request, cancellationToken);
             return S3ETags.Quoted(response.ETag);
         }
-        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict)
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
         {
-            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once.
+            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
+            // 404 on If-Match: the lease was released (by whoever took it over), so it is not ours.
             return null;
         }
     }

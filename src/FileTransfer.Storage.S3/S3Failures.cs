@@ -24,6 +24,14 @@ internal static class S3Failures
     };
 
     /// <summary>
+    /// <see cref="IsStoreFailure"/>, or any error answer of the store (an <see cref="AmazonServiceException"/>,
+    /// which is not an <see cref="AmazonClientException"/>): for the upload-session store, whose every
+    /// failure reaches clients as the store being unavailable.
+    /// </summary>
+    public static bool IsStoreFailureOrError(Exception exception, CancellationToken cancellationToken) =>
+        exception is AmazonServiceException || IsStoreFailure(exception, cancellationToken);
+
+    /// <summary>
     /// The refusal a client sees (503, gRPC UNAVAILABLE: it may retry). Only the store's error code
     /// is shown: an SDK message can name hosts and keys, never a credential, but it is not the client's business.
     /// </summary>

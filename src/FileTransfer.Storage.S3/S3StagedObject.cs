@@ -35,6 +35,25 @@ internal sealed class S3StagedObject : IStagedObject
         _declaredLength = declaredLength;
     }
 
+    /// <summary>
+    /// The saved bytes of an upload session, sealed for the commit: the parts of its multipart upload,
+    /// or, when it never filled a part, <paramref name="buffer"/> (pooled; now this object's) for a
+    /// single PutObject. The commit then works exactly as for a streamed upload.
+    /// </summary>
+    internal static S3StagedObject Resumed(S3StorageBackend backend, string name, string key, string? uploadId, IReadOnlyList<PartETag> parts, byte[]? buffer, int filled, long length)
+    {
+        var staged = new S3StagedObject(backend, name, key, PartSizes.MinPartBytes, declaredLength: null)
+        {
+            UploadId = uploadId,
+            _buffer = buffer,
+            _filled = filled,
+            _sealed = true,
+        };
+        staged._parts.AddRange(parts);
+        staged.Length = length;
+        return staged;
+    }
+
     public string Name { get; }
 
     public long Length { get; private set; }

@@ -5,12 +5,12 @@ using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Storage.S3;
 
-/// <summary>Registers the object-store backend as the <see cref="IStorageBackend"/>.</summary>
+/// <summary>Registers the object-store backend as the <see cref="IStorageBackend"/> and its <see cref="IUploadSessionStore"/>.</summary>
 public static class S3StorageRegistration
 {
     /// <summary>
-    /// The backend, its settings (<c>Storage:S3</c>, checked at start), the bucket check at start and
-    /// the sweep of abandoned multipart uploads.
+    /// The backend, its upload-session store, its settings (<c>Storage:S3</c>, checked at start), the
+    /// bucket check at start and the sweep of abandoned multipart uploads.
     /// </summary>
     public static IServiceCollection AddS3Storage(this IServiceCollection services)
     {
@@ -25,6 +25,8 @@ public static class S3StorageRegistration
         services.AddSingleton<S3Digests>();
         services.AddSingleton<S3StorageBackend>();
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<S3StorageBackend>());
+        services.AddSingleton<S3UploadSessionStore>();
+        services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<S3UploadSessionStore>());
         services.AddHostedService<S3BucketStartup>();
         services.AddHostedService<AbandonedUploadSweeper>();
         return services;

@@ -33,7 +33,11 @@ public sealed class S3TestBucket : IAsyncLifetime
     public static string NewPrefix() => $"t-{Guid.NewGuid():N}/";
 
     /// <summary>A backend (one replica) over <paramref name="prefix"/>; <paramref name="configure"/> adjusts its settings.</summary>
-    internal S3StorageBackend Backend(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024)
+    internal S3StorageBackend Backend(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024) =>
+        Replica(prefix, configure, maxFileSizeBytes).Backend;
+
+    /// <summary>A backend and its upload-session store over <paramref name="prefix"/>, as one replica's registration builds them.</summary>
+    internal (S3StorageBackend Backend, S3UploadSessionStore Sessions) Replica(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024)
     {
         var settings = new S3StorageOptions
         {
@@ -51,14 +55,17 @@ public sealed class S3TestBucket : IAsyncLifetime
             _buckets.Add(bucket);
         }
 
-        return new S3StorageBackend(
+        var leases = new NameLeases(bucket, options, TimeProvider.System, NullLogger<NameLeases>.Instance);
+        var storage = Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes });
+        var backend = new S3StorageBackend(
             bucket,
-            new NameLeases(bucket, options, TimeProvider.System, NullLogger<NameLeases>.Instance),
+            leases,
             new S3Digests(bucket, NullLogger<S3Digests>.Instance),
             options,
-            Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }),
+            storage,
             TimeProvider.System,
             NullLogger<S3StorageBackend>.Instance);
+        return (backend, new S3UploadSessionStore(bucket, leases, backend, storage, NullLogger<S3UploadSessionStore>.Instance));
     }
 
     /// <summary>Every key under <paramref name="prefix"/>, in the store's order.</summary>

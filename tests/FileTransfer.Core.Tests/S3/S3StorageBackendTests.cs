@@ -133,9 +133,9 @@ public sealed class S3StorageBackendTests(S3TestBucket bucket) : IClassFixture<S
     [Fact]
     public async Task The_Sweep_Aborts_Abandoned_Uploads_And_Keeps_Recent_Ones_And_This_Process_Own()
     {
-        var backend = bucket.Backend(_prefix, maxFileSizeBytes: 64L * 1024 * 1024);
+        var (backend, sessions) = bucket.Replica(_prefix, maxFileSizeBytes: 64L * 1024 * 1024);
         var client = new BucketClient(Options.Create(Settings()));
-        var sweeper = new AbandonedUploadSweeper(client, backend, Options.Create(Settings()), TimeProvider.System, NullLogger<AbandonedUploadSweeper>.Instance);
+        var sweeper = new AbandonedUploadSweeper(client, backend, sessions, Options.Create(Settings()), TimeProvider.System, NullLogger<AbandonedUploadSweeper>.Instance);
         var abandoned = await bucket.Client.InitiateMultipartUploadAsync(new InitiateMultipartUploadRequest { BucketName = bucket.Name, Key = _prefix + "abandoned.bin" }, Token);
         await using var ours = await backend.StageAsync("ours.bin", null, Token);
         await ours.WriteAsync(TestBytes.Random(Part), Token);

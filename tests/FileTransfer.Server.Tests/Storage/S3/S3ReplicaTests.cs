@@ -4,6 +4,7 @@ using System.Text.Json;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Tests.Grpc;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Tests.Uploads;
 using Grpc.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
@@ -12,8 +13,9 @@ namespace FileTransfer.Server.Tests.Storage.S3;
 /// <summary>
 /// Two server processes' worth of hosts (two Kestrel hosts, each with its own S3 client, leases and
 /// caches) on one bucket: they act as one server. What one stores, the other lists, serves and deletes,
-/// over both protocols; a link one signs opens on the other; and two clients racing conditional
-/// writes of one name through different replicas never both win.
+/// over both protocols; a resumable upload one began the other finishes; a link one signs opens on
+/// the other; and two clients racing conditional writes of one name through different replicas
+/// never both win.
 /// </summary>
 public sealed class S3ReplicaTests : IAsyncLifetime
 {
@@ -76,6 +78,30 @@ public sealed class S3ReplicaTests : IAsyncLifetime
         Assert.Equal($"sha-256=:{Convert.ToBase64String(uploaded.Metadata.Sha256.ToByteArray())}:", get.Headers.GetValues("Repr-Digest").Single());
         Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
         Assert.Equal(StatusCode.NotFound, gone.StatusCode);
+    }
+
+    [Fact]
+    public async Task An_Upload_Begun_Over_Tus_On_One_Replica_Is_Finished_Over_Grpc_On_The_Other()
+    {
+        var source = TestData.RandomBytes(Multipart);
+        using var a = Rest(_a);
+        var b = GrpcClients.For(_b);
+
+        // A part (8 MiB at this size limit) and a tail shorter than a part, both kept in the bucket.
+        var location = await Tus.CreateAsync(a, "shared/resumed.bin", source.Length);
+        using var part = await Tus.AppendAsync(a, location, source, 0, 8_500_000);
+        var uploadId = location.Segments[^1];
+        var status = await b.GetUploadStatusAsync(new GetUploadStatusRequest { UploadId = uploadId }, cancellationToken: TestTimeout.Token);
+        var done = await GrpcSessions.WriteAsync(b, uploadId, source, (int)status.Offset, source.Length, finish: true);
+        var body = await a.GetByteArrayAsync("/api/files/shared/resumed.bin", TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.NoContent, part.StatusCode);
+        Assert.Equal(8_500_000, status.Offset);
+        Assert.True(done.Complete);
+        Assert.Equal(GrpcTransfers.Sha256Hex(source), Convert.ToHexString(done.File.Sha256.Span));
+        Assert.Equal(GrpcTransfers.Sha256Hex(source), GrpcTransfers.Sha256Hex(body));
+        using var client = _rgw.CreateClient();
+        Assert.Equal(0, await S3Buckets.UploadsInProgressAsync(client, _bucket));
     }
 
     [Fact]

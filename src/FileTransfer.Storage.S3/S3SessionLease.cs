@@ -1,0 +1,320 @@
+using System.Buffers;
+using Amazon.S3.Model;
+using FileTransfer.Core;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>
+/// One writer's hold on a session in the bucket. Bytes gather in one pooled part buffer, which
+/// starts with the saved tail; each full part goes to the session's multipart upload. A save writes
+/// what is left in the buffer as a new tail object, then the record naming the parts and that tail:
+/// the record never names bytes that are not durable. Parts uploaded but never saved are not in the
+/// record: the next writer uploads its own under the same numbers, and the completion names parts
+/// by ETag, so a stray part can never end up in the file. The lease is renewed before every step
+/// that changes the store; a writer that lost it (a stall past its expiry, then a takeover) is
+/// refused at its next step.
+/// </summary>
+internal sealed class S3SessionLease : IUploadSessionLease
+{
+    private readonly S3UploadSessionStore _store;
+    private readonly NameLease _lease;
+    private readonly List<S3SessionPart> _parts;
+    private readonly string _key;
+    private S3SessionRecord _record;
+    private string? _uploadId;
+    private byte[]? _buffer;
+    private int _filled;
+    private bool _tailLoaded;
+    private bool _changed;
+    private bool _broken;
+    private string? _handedOver;
+
+    public S3SessionLease(S3UploadSessionStore store, S3SessionRecord record, NameLease lease)
+    {
+        _store = store;
+        _record = record;
+        _lease = lease;
+        _parts = [.. record.Parts];
+        _uploadId = record.UploadId;
+        _key = store.Bucket.KeyOf(record.Name) ?? throw new InvalidOperationException("A session's name always fits a key: it was checked at creation.");
+        Session = record.ToSession();
+    }
+
+    public UploadSession Session { get; private set; }
+
+    private int PartSize => _store.PartSize;
+
+    // Where the buffer starts in the file: after every part that counts.
+    private long PartsEnd => _parts.Sum(p => (long)p.Size);
+
+    public async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        if (_broken)
+        {
+            throw new InvalidOperationException("A write failed after sending a part: only a new lease goes on from the saved state.");
+        }
+
+        try
+        {
+            await _store.Leases.KeepAsync(_lease, cancellationToken);
+            await LoadTailAsync(cancellationToken);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+
+        var filledBefore = _filled;
+        var partsBefore = _parts.Count;
+        _changed = true;
+        try
+        {
+            while (bytes.Length > 0)
+            {
+                var taken = Math.Min(PartSize - _filled, bytes.Length);
+                bytes.Span[..taken].CopyTo(_buffer.AsSpan(_filled));
+                _filled += taken;
+                bytes = bytes[taken..];
+                if (_filled == PartSize)
+                {
+                    await UploadPartAsync(cancellationToken);
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            // Nothing sent yet: the buffer still holds what it held, and the write counts for nothing.
+            // Once a part went up, earlier bytes left the buffer: only the saved state is certain.
+            if (_parts.Count == partsBefore)
+            {
+                _filled = filledBefore;
+            }
+            else
+            {
+                _broken = true;
+            }
+
+            if (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+            {
+                throw S3Failures.Unavailable(ex);
+            }
+
+            throw;
+        }
+    }
+
+    public async ValueTask<UploadSession> SaveAsync(UploadSession session, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _store.Leases.KeepAsync(_lease, cancellationToken);
+            var previousTail = _record.TailKey;
+            S3SessionRecord record;
+            if (session.Completed is not null)
+            {
+                // The bytes are the file now: the record keeps only what a late client asks for.
+                record = S3SessionRecord.From(session);
+                _parts.Clear();
+                _uploadId = null;
+                ReturnBuffer();
+            }
+            else
+            {
+                // Nothing written under this lease: the saved tail stays as it is, not even read.
+                var unchanged = !_changed && session.Offset == _record.Offset;
+                if (!unchanged)
+                {
+                    await KeepUpToAsync(session.Offset, cancellationToken);
+                }
+
+                var (tailKey, tailLength) = unchanged ? (_record.TailKey, _record.TailLength) : (await PutTailAsync(cancellationToken), _filled);
+                record = S3SessionRecord.From(session) with { UploadId = _uploadId, Parts = [.. _parts], TailKey = tailKey, TailLength = tailLength };
+            }
+
+            await _store.PutRecordAsync(record, cancellationToken);
+            _record = record;
+            _changed = false;
+            _broken = false;
+            Session = record.ToSession();
+            if (previousTail is not null && previousTail != record.TailKey)
+            {
+                await TryDeleteAsync(previousTail);
+            }
+
+            return Session;
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+    }
+
+    public async ValueTask<IStagedObject> HandOverAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _store.Leases.KeepAsync(_lease, cancellationToken);
+            await KeepUpToAsync(_record.Offset, cancellationToken);
+            if (_parts.Count == 0)
+            {
+                // Never filled a part: one PutObject of the tail at the commit, as for any small upload.
+                var buffer = _buffer;
+                _buffer = null;
+                return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, null, [], buffer, _filled, _record.Offset);
+            }
+
+            if (_filled > 0)
+            {
+                await UploadPartAsync(cancellationToken); // the tail is the last part, which may be short
+            }
+
+            // The staged object owns the upload now: its commit completes it, its disposal aborts it.
+            _handedOver = _uploadId;
+            return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+    }
+
+    public async ValueTask DeleteAsync(CancellationToken cancellationToken)
+    {
+        ReturnBuffer();
+        try
+        {
+            // The bytes first, the record last: a failure in between leaves a record that a later
+            // delete (the sweeper's) finds again, never bytes that no record names.
+            foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal).Where(id => id != _handedOver))
+            {
+                await _store.Backend.AbortAsync(_key, uploadId);
+            }
+
+            var recordKey = _store.RecordKey(_record.Id);
+            foreach (var key in (await _store.KeysOfAsync(_record.Id, cancellationToken)).Where(k => k != recordKey))
+            {
+                await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, cancellationToken);
+            }
+
+            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, recordKey, cancellationToken);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        // Bytes written but not saved need no undoing: the record does not name them.
+        ReturnBuffer();
+        await _store.Leases.ReleaseAsync(_lease);
+    }
+
+    /// <summary>
+    /// Drops what was written past <paramref name="offset"/>: within the buffer, by shortening it;
+    /// back to the saved offset, by going back to the saved parts and tail. Nothing else is asked
+    /// for (the core saves what it wrote, or hands over what was saved).
+    /// </summary>
+    private async Task KeepUpToAsync(long offset, CancellationToken cancellationToken)
+    {
+        await LoadTailAsync(cancellationToken);
+        var partsEnd = PartsEnd;
+        if (offset >= partsEnd && offset <= partsEnd + _filled)
+        {
+            _filled = (int)(offset - partsEnd);
+            return;
+        }
+
+        if (offset != _record.Offset)
+        {
+            throw new InvalidOperationException($"Only bytes past the last part ({partsEnd}) or past the saved offset ({_record.Offset}) can be dropped, not past {offset}.");
+        }
+
+        _parts.Clear();
+        _parts.AddRange(_record.Parts);
+        _tailLoaded = false;
+        _changed = false;
+        await LoadTailAsync(cancellationToken);
+    }
+
+    // The buffer, holding the saved tail, before the first byte is added or handed over.
+    private async Task LoadTailAsync(CancellationToken cancellationToken)
+    {
+        if (_tailLoaded)
+        {
+            return;
+        }
+
+        _buffer ??= ArrayPool<byte>.Shared.Rent(_store.PartSize);
+        _filled = 0;
+        if (_record.TailKey is { } tailKey && _record.TailLength > 0)
+        {
+            using var response = await _store.Bucket.Client.GetObjectAsync(_store.Bucket.Name, tailKey, cancellationToken);
+            await response.ResponseStream.ReadExactlyAsync(_buffer.AsMemory(0, _record.TailLength), cancellationToken);
+            _filled = _record.TailLength;
+        }
+
+        _tailLoaded = true;
+    }
+
+    private async Task UploadPartAsync(CancellationToken cancellationToken)
+    {
+        await _store.Leases.KeepAsync(_lease, cancellationToken);
+        if (_uploadId is null)
+        {
+            // Not one of the backend's own uploads in progress: the record names it, which is what keeps the sweep away.
+            var started = await _store.Bucket.Client.InitiateMultipartUploadAsync(
+                new InitiateMultipartUploadRequest { BucketName = _store.Bucket.Name, Key = _key },
+                cancellationToken);
+            _uploadId = started.UploadId;
+        }
+
+        var number = _parts.Count + 1;
+        var etag = await _store.Backend.UploadPartAsync(_key, _uploadId, number, _buffer.AsMemory(0, _filled), cancellationToken);
+        _parts.Add(new S3SessionPart(number, etag, _filled));
+        _filled = 0;
+    }
+
+    /// <summary>The buffer's bytes as a new tail object (null when it is empty).</summary>
+    private async Task<string?> PutTailAsync(CancellationToken cancellationToken)
+    {
+        if (_filled == 0)
+        {
+            return null;
+        }
+
+        var key = _store.NewTailKey(_record.Id);
+        using var body = new MemoryStream(_buffer!, 0, _filled, writable: false);
+        await _store.Bucket.Client.PutObjectAsync(
+            new PutObjectRequest { BucketName = _store.Bucket.Name, Key = key, InputStream = body, AutoCloseStream = false },
+            cancellationToken);
+        return key;
+    }
+
+    // A tail the record no longer names; one left behind goes with the session's delete.
+    private async Task TryDeleteAsync(string key)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        try
+        {
+            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, timeout.Token);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, CancellationToken.None))
+        {
+            Log.SessionTailDeleteFailed(_store.Logger, key, ex);
+        }
+    }
+
+    private void ReturnBuffer()
+    {
+        if (_buffer is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+            _buffer = null;
+        }
+
+        _filled = 0;
+        _tailLoaded = false;
+    }
+}

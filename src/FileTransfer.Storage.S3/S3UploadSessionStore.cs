@@ -1,0 +1,195 @@
+using System.Runtime.CompilerServices;
+using Amazon.S3;
+using Amazon.S3.Model;
+using FileTransfer.Core;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Storage.S3;
+
+/// <summary>
+/// Upload sessions in the bucket, so that any replica continues a session another one began. The
+/// record of session <c>ID</c> is <c>.ft-sessions/ID.json</c> (<see cref="S3SessionRecord"/>); its
+/// bytes are a multipart upload of the target's own key, so that the commit is the backend's usual
+/// completion, plus a tail shorter than a part in <c>.ft-sessions/ID.tail-*</c> (a new key for each
+/// save, so that a record always names a tail that matches it). One writer across replicas: a lease
+/// in the bucket (<see cref="NameLeases"/>, area <c>session-lease</c>), renewed while it is used and
+/// lapsing on its own when its holder dies. The abandoned-upload sweep spares the uploads that
+/// records name (<see cref="UploadIdsAsync"/>); the session sweeper's delete aborts them.
+/// </summary>
+internal sealed class S3UploadSessionStore(
+    BucketClient bucket,
+    NameLeases leases,
+    S3StorageBackend backend,
+    IOptions<StorageOptions> storage,
+    ILogger<S3UploadSessionStore> logger) : IUploadSessionStore
+{
+    public const string LeaseArea = "session-lease";
+
+    /// <summary>Where records and tails are, under the prefix's reserved area (no listing shows it).</summary>
+    public string Folder { get; } = bucket.Prefix + BucketClient.ReservedArea + "sessions/";
+
+    internal BucketClient Bucket => bucket;
+
+    internal NameLeases Leases => leases;
+
+    internal S3StorageBackend Backend => backend;
+
+    internal ILogger Logger => logger;
+
+    /// <summary>Parts as a staged upload of the largest file would cut them.</summary>
+    internal int PartSize => PartSizes.For(storage.Value.MaxFileSizeBytes);
+
+    public async ValueTask CreateAsync(UploadSession session, CancellationToken cancellationToken)
+    {
+        // The backend's own checks before a byte arrives (a folder, a name under a file, too long a key).
+        await using (await backend.StageAsync(session.Name, session.Length, cancellationToken))
+        {
+        }
+
+        try
+        {
+            await PutRecordAsync(S3SessionRecord.From(session), cancellationToken);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+    }
+
+    public async ValueTask<UploadSession?> GetAsync(string id, CancellationToken cancellationToken) =>
+        (await ReadRecordAsync(RecordKey(id), cancellationToken))?.ToSession();
+
+    public async ValueTask<IUploadSessionLease?> TryAcquireAsync(string id, CancellationToken cancellationToken)
+    {
+        if (await ReadRecordAsync(RecordKey(id), cancellationToken) is null)
+        {
+            throw Failures.UploadNotFound();
+        }
+
+        NameLease? lease;
+        try
+        {
+            lease = await leases.TryAcquireAsync(LeaseArea, id, cancellationToken);
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+
+        if (lease is null)
+        {
+            return null;
+        }
+
+        // Read again under the lease: the record the last writer saved, which nobody changes while we hold it.
+        S3SessionRecord? record;
+        try
+        {
+            record = await ReadRecordAsync(RecordKey(id), cancellationToken);
+        }
+        catch
+        {
+            await leases.ReleaseAsync(lease);
+            throw;
+        }
+
+        if (record is null)
+        {
+            await leases.ReleaseAsync(lease);
+            throw Failures.UploadNotFound();
+        }
+
+        return new S3SessionLease(this, record, lease);
+    }
+
+    public async IAsyncEnumerable<UploadSession> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        foreach (var key in await RecordKeysAsync(cancellationToken))
+        {
+            if (await ReadRecordAsync(key, cancellationToken) is { } record)
+            {
+                yield return record.ToSession();
+            }
+        }
+    }
+
+    /// <summary>The multipart uploads that session records name: not abandoned, however long they sit idle.</summary>
+    internal async Task<HashSet<string>> UploadIdsAsync(CancellationToken cancellationToken)
+    {
+        var ids = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var key in await RecordKeysAsync(cancellationToken))
+        {
+            if (await ReadRecordAsync(key, cancellationToken) is { UploadId: { } uploadId })
+            {
+                ids.Add(uploadId);
+            }
+        }
+
+        return ids;
+    }
+
+    internal string RecordKey(string id) => $"{Folder}{id}.json";
+
+    internal string NewTailKey(string id) => $"{Folder}{id}.tail-{Guid.NewGuid():N}";
+
+    /// <summary>Every object of session <paramref name="id"/> (record, tails): ids are base64url, so no other id shares the prefix.</summary>
+    internal async Task<List<string>> KeysOfAsync(string id, CancellationToken cancellationToken) =>
+        await KeysAsync($"{Folder}{id}.", cancellationToken);
+
+    internal async Task PutRecordAsync(S3SessionRecord record, CancellationToken cancellationToken)
+    {
+        using var body = new MemoryStream(record.ToJson(), writable: false);
+        await bucket.Client.PutObjectAsync(
+            new PutObjectRequest { BucketName = bucket.Name, Key = RecordKey(record.Id), InputStream = body, AutoCloseStream = false, ContentType = "application/json" },
+            cancellationToken);
+    }
+
+    private async Task<S3SessionRecord?> ReadRecordAsync(string key, CancellationToken cancellationToken)
+    {
+        try
+        {
+            using var response = await bucket.Client.GetObjectAsync(bucket.Name, key, cancellationToken);
+            return S3SessionRecord.Parse(response.ResponseStream);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsNotFound(ex))
+        {
+            return null;
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+    }
+
+    private async Task<List<string>> RecordKeysAsync(CancellationToken cancellationToken) =>
+        [.. (await KeysAsync(Folder, cancellationToken)).Where(key => key.EndsWith(".json", StringComparison.Ordinal))];
+
+    private async Task<List<string>> KeysAsync(string prefix, CancellationToken cancellationToken)
+    {
+        var keys = new List<string>();
+        var request = new ListObjectsV2Request { BucketName = bucket.Name, Prefix = prefix };
+        try
+        {
+            ListObjectsV2Response page;
+            do
+            {
+                page = await bucket.Client.ListObjectsV2Async(request, cancellationToken);
+                keys.AddRange(page.S3Objects?.Select(o => o.Key) ?? []);
+                request.ContinuationToken = page.NextContinuationToken;
+            }
+            while (page.IsTruncated == true);
+        }
+        catch (AmazonS3Exception ex) when (ex.ErrorCode == "NoSuchBucket")
+        {
+            // Before the start-up check created it (the session sweeper starts first): no sessions yet.
+            return [];
+        }
+        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        {
+            throw S3Failures.Unavailable(ex);
+        }
+
+        return keys;
+    }
+}
