@@ -76,35 +76,16 @@ internal sealed class LocalOpenedFile : IOpenedObject
     /// A run of the opened file read with positional reads on the shared handle (no buffering of its
     /// own, no shared file position), so that any number of ranges of one open version can be read at once.
     /// </summary>
-    private sealed class RangeStream(LocalOpenedFile file, long offset, long count) : Stream
+    private sealed class RangeStream(LocalOpenedFile file, long offset, long count) : ReadOnlyStream
     {
         private readonly long _end = offset + count;
         private long _position = offset;
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position
-        {
-            get => throw new NotSupportedException();
-            set => throw new NotSupportedException();
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
             var wanted = Wanted(buffer.Length);
             return wanted == 0 ? 0 : Advance(RandomAccess.Read(file._handle, buffer[..wanted], _position));
         }
-
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-            ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
         // Pooled: a download calls this once per block, and most reads complete asynchronously.
         [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -113,16 +94,6 @@ internal sealed class LocalOpenedFile : IOpenedObject
             var wanted = Wanted(buffer.Length);
             return wanted == 0 ? 0 : Advance(await RandomAccess.ReadAsync(file._handle, buffer[..wanted], _position, cancellationToken));
         }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
         private int Wanted(int space) => (int)Math.Min(space, _end - _position);
 

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using FileTransfer.Core;
 using Microsoft.Win32.SafeHandles;
 
@@ -43,6 +44,8 @@ internal sealed class LocalStagedFile : IStagedObject
 
     internal string TempPath { get; }
 
+    // Pooled: an upload calls this once per block, and the write completes asynchronously.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         if (_file is null)

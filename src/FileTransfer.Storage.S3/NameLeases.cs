@@ -124,19 +124,10 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
     /// </summary>
     internal async Task KeepAsync(NameLease lease, CancellationToken cancellationToken)
     {
-        var now = Now;
-        if (lease.Expires - now > Duration - SafetyMargin)
+        if (!await TryRenewAsync(lease, refuseUnderMargin: false, cancellationToken))
         {
-            return;
-        }
-
-        if (await TryWriteAsync(lease.Key, lease.Name, now + Duration, lease.ETag, cancellationToken) is not { } renewed)
-        {
-            Log.LeaseLost(logger, lease.Name);
             throw Failures.UploadBusy();
         }
-
-        lease.Renewed(renewed, now + Duration);
     }
 
     // One try: created, or taken over when expired, only if nobody else took it over first (the
@@ -175,20 +166,31 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
     /// </summary>
     internal async Task RenewIfNeededAsync(NameLease lease, CancellationToken cancellationToken)
     {
+        if (!await TryRenewAsync(lease, refuseUnderMargin: true, cancellationToken))
+        {
+            throw Failures.Unavailable($"The write of '{lease.Name}' took too long and lost its lease; nothing more was changed. Try again.");
+        }
+    }
+
+    // Renews the lease once a quarter of it has passed (If-Match on its own ETag). False, logged, when
+    // it was lost: taken over, or (refuseUnderMargin) down to the margin, where another may have.
+    private async Task<bool> TryRenewAsync(NameLease lease, bool refuseUnderMargin, CancellationToken cancellationToken)
+    {
         var now = Now;
         if (lease.Expires - now > Duration - SafetyMargin)
         {
-            return;
+            return true;
         }
 
-        if (lease.Expires - now <= SafetyMargin
+        if ((refuseUnderMargin && lease.Expires - now <= SafetyMargin)
             || await TryWriteAsync(lease.Key, lease.Name, now + Duration, lease.ETag, cancellationToken) is not { } renewed)
         {
             Log.LeaseLost(logger, lease.Name);
-            throw Failures.Unavailable($"The write of '{lease.Name}' took too long and lost its lease; nothing more was changed. Try again.");
+            return false;
         }
 
         lease.Renewed(renewed, now + Duration);
+        return true;
     }
 
     /// <summary>

@@ -57,26 +57,10 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
     /// The body of one ranged GET: exactly <c>count</c> bytes, or an <see cref="IOException"/> when the
     /// connection ends early or breaks. Disposing it releases the response (and its connection).
     /// </summary>
-    private sealed class BodyStream(GetObjectResponse response, string name, long count) : Stream
+    private sealed class BodyStream(GetObjectResponse response, string name, long count) : ReadOnlyStream
     {
         private readonly Stream _body = response.ResponseStream;
         private long _remaining = count;
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position
-        {
-            get => throw new NotSupportedException();
-            set => throw new NotSupportedException();
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
@@ -94,9 +78,6 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
                 throw Broken(ex);
             }
         }
-
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-            ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
         // Pooled: a download calls this once per block.
         [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -116,16 +97,6 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
                 throw Broken(ex);
             }
         }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
         protected override void Dispose(bool disposing)
         {
