@@ -53,14 +53,14 @@ internal static partial class UploadCommand
         });
         command.SetAction(CommandContext.Action(globals, console, async (context, cancellationToken) =>
         {
-            // The server stores all of an upload or nothing (docs/storage.md).
-            context.Interrupted = () => "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.";
             var source = context.Parse.GetValue(path)!;
             var resumable = context.Parse.GetValue(resume);
-            if (resumable)
-            {
-                context.Interrupted = () => "the server keeps the bytes it received; run the same command to continue the upload.";
-            }
+
+            // Without --resume the server stores all of an upload or nothing (docs/storage.md).
+            var interrupted = resumable
+                ? "the server keeps the bytes it received; run the same command to continue the upload."
+                : "the server keeps nothing of an interrupted upload; a file it had under that name is unchanged.";
+            context.Interrupted = () => interrupted;
 
             var options = new UploadOptions { Overwrite = !context.Parse.GetValue(noOverwrite), ResumeStateDirectory = resumable ? ResumeStateDirectory(globals) : null };
             using var client = context.Settings.CreateClient(context.Parse.GetValue(chunkSize));

@@ -42,7 +42,7 @@ internal sealed partial class RestTransport
         using var response = await SendAsync(request, cancellationToken);
         await RestErrors.EnsureSuccessAsync(response, uploadId, mustNotExist: false, cancellationToken);
         var offset = Offset(response) ?? throw new FileTransferException(FileTransferErrorKind.ServerError, "The server answered HEAD without Upload-Offset.");
-        var length = response.Headers.TryGetValues("Upload-Length", out var values) ? long.Parse(values.First(), CultureInfo.InvariantCulture) : (long?)null;
+        var length = LongHeader(response, "Upload-Length");
         return new UploadSessionState(uploadId, offset, Complete: offset == length && response.Headers.ETag is not null);
     }
 
@@ -51,7 +51,7 @@ internal sealed partial class RestTransport
         using var request = Request(HttpMethod.Patch, Session(uploadId), apiKey);
         request.Headers.Add("Tus-Resumable", TusVersion);
         request.Headers.Add("Upload-Offset", offset.ToString(CultureInfo.InvariantCulture));
-        request.Content = new UploadContent(content, length - offset, Math.Max(chunkSize, 4096), sent);
+        request.Content = new UploadContent(content, length - offset, chunkSize, sent);
         request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/offset+octet-stream");
         using var response = await SendAsync(request, cancellationToken);
         await RestErrors.EnsureSuccessAsync(response, uploadId, mustNotExist: false, cancellationToken);
@@ -63,6 +63,8 @@ internal sealed partial class RestTransport
 
     private Uri Session(string uploadId) => new(server, "api/uploads/" + Uri.EscapeDataString(uploadId));
 
-    private static long? Offset(HttpResponseMessage response) =>
-        response.Headers.TryGetValues("Upload-Offset", out var values) ? long.Parse(values.First(), CultureInfo.InvariantCulture) : null;
+    private static long? Offset(HttpResponseMessage response) => LongHeader(response, "Upload-Offset");
+
+    private static long? LongHeader(HttpResponseMessage response, string name) =>
+        response.Headers.TryGetValues(name, out var values) ? long.Parse(values.First(), CultureInfo.InvariantCulture) : null;
 }

@@ -122,7 +122,7 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
         var target = RestTarget.Resolve(upload.Name, server);
         long sentBytes = 0;
         using var request = Request(HttpMethod.Put, target);
-        request.Content = new UploadContent(content, upload.Length, Math.Max(upload.ChunkSize, 4096), count =>
+        request.Content = new UploadContent(content, upload.Length, upload.ChunkSize, count =>
         {
             sentBytes += count;
             sent(count);

@@ -4,8 +4,8 @@ using System.Net;
 namespace FileTransfer.Client.Transport.Rest;
 
 /// <summary>
-/// A REST upload's body: <paramref name="source"/> read <paramref name="chunkSize"/> bytes at a
-/// time into a pooled buffer, each piece reported through <paramref name="sent"/> once written.
+/// A REST upload's body: <paramref name="source"/> read <paramref name="chunkSize"/> bytes (at least
+/// 4 KiB) at a time into a pooled buffer, each piece reported through <paramref name="sent"/> once written.
 /// When the connection stops taking writes because the server answered and closed it
 /// (<see cref="PeerLossStream"/>), the source is no longer read: the rest of a declared length goes
 /// out as zeros that are dropped (SocketsHttpHandler fails a request whose body is shorter than
@@ -14,6 +14,7 @@ namespace FileTransfer.Client.Transport.Rest;
 internal sealed class UploadContent(Stream source, long? declaredLength, int chunkSize, Action<int> sent) : HttpContent
 {
     private const int FillSize = 128 * 1024;
+    private readonly int _readSize = Math.Max(chunkSize, 4096);
     private volatile bool _dropped;
 
     // Unknown (a pipe): HTTP/1.1 sends the body chunked.
@@ -30,11 +31,11 @@ internal sealed class UploadContent(Stream source, long? declaredLength, int chu
     {
         PeerLossStream.WritesDropped.Value = () => _dropped = true;
         long written = 0;
-        var buffer = ArrayPool<byte>.Shared.Rent(chunkSize);
+        var buffer = ArrayPool<byte>.Shared.Rent(_readSize);
         try
         {
             int read;
-            while (!_dropped && (read = await source.ReadAsync(buffer.AsMemory(0, chunkSize), cancellationToken)) > 0)
+            while (!_dropped && (read = await source.ReadAsync(buffer.AsMemory(0, _readSize), cancellationToken)) > 0)
             {
                 await stream.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
                 written += read;

@@ -38,16 +38,26 @@ export class ApiError extends Error {
   }
 
   static async from(response) {
-    let problem = null;
-    if ((response.headers.get('Content-Type') || '').includes('json')) {
-      try {
-        problem = await response.json();
-      } catch {
-        problem = null;
-      }
-    }
-    return new ApiError(response.status, problem, response.headers);
+    const contentType = response.headers.get('Content-Type');
+    const text = isJson(contentType) ? await response.text().catch(() => null) : null;
+    return new ApiError(response.status, problemOf(contentType, text), response.headers);
   }
+}
+
+/** The problem details (RFC 9457) in a response's body, or null when it has none that parses. */
+export function problemOf(contentType, text) {
+  if (text === null || !isJson(contentType)) {
+    return null;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function isJson(contentType) {
+  return (contentType || '').includes('json');
 }
 
 /** The server could not be reached (offline, connection dropped, server down). */

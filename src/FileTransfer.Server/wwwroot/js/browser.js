@@ -3,7 +3,7 @@
 // below it, so a folder's count and size are those of the files loaded so far.
 
 import { ApiError, apiKey, createReadLink, deleteFile, fileUrl, listPage } from './api.js';
-import { askForKey, confirmDelete, share } from './dialogs.js';
+import { askForKey, confirmDelete, replaceKey, share } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatSize, plural } from './format.js';
 import { explain } from './messages.js';
@@ -330,18 +330,9 @@ function forget(entry) {
 export async function handle(error, context, retry) {
   const message = explain(error, context);
   showError(message);
-  if (error instanceof ApiError && error.status === 401 && (await keyFor(message))) {
+  if (error instanceof ApiError && error.status === 401 && (await replaceKey(message))) {
     await retry();
   }
-}
-
-async function keyFor(message) {
-  if (apiKey.get()) {
-    apiKey.clear();
-  }
-  const given = await askForKey(message);
-  document.dispatchEvent(new Event('keychange'));
-  return given;
 }
 
 /** Reloads the view when a finished upload landed in the folder on screen. */

@@ -45,6 +45,19 @@ export async function askForKey(reason) {
   return true;
 }
 
+/**
+ * After a 401: forgets the refused key, asks for another and tells the page the key changed;
+ * resolves true once one is stored.
+ */
+export async function replaceKey(reason) {
+  if (apiKey.get()) {
+    apiKey.clear();
+  }
+  const given = await askForKey(reason);
+  document.dispatchEvent(new Event('keychange'));
+  return given;
+}
+
 /** Resolves true when the person confirms the delete; Cancel has the focus first. */
 export async function confirmDelete(name) {
   byId('delete-name').textContent = name;

@@ -6,7 +6,7 @@
 // so far) is kept in localStorage under the file's fingerprint and target, so that after a reload or
 // a dropped connection the same file continues from the server's offset (asked for with HEAD).
 
-import { ApiError, NetworkError, authHeaders } from './api.js';
+import { ApiError, NetworkError, authHeaders, problemOf } from './api.js';
 import { Sha256 } from './sha256.js';
 
 const tusVersion = '1.0.0';
@@ -322,14 +322,7 @@ async function tusFetch(url, { method, headers }) {
 }
 
 function errorFromXhr(xhr) {
-  let problem = null;
-  if ((xhr.getResponseHeader('Content-Type') || '').includes('json')) {
-    try {
-      problem = JSON.parse(xhr.responseText);
-    } catch {
-      problem = null;
-    }
-  }
+  const problem = problemOf(xhr.getResponseHeader('Content-Type'), xhr.responseText);
   return new ApiError(xhr.status, problem, new Headers({ 'Retry-After': xhr.getResponseHeader('Retry-After') || '' }));
 }
 

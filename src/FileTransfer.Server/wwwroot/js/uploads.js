@@ -2,8 +2,8 @@
 // three at a time, with progress, speed, time left, pause / resume / cancel, and the SHA-256 of the
 // whole file compared with the stored file's once the last byte is in.
 
-import { ApiError, apiKey, digestFromHeader, storedDigest } from './api.js';
-import { askForKey } from './dialogs.js';
+import { ApiError, digestFromHeader, storedDigest } from './api.js';
+import { replaceKey } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatDuration, formatSize, formatSpeed, plural } from './format.js';
 import { explain } from './messages.js';
@@ -194,15 +194,8 @@ async function run(item) {
       item.message = explain(error, { action: 'upload', name: item.target, limit: maxSize });
       showError(item.message);
       update(item);
-      if (error instanceof ApiError && error.status === 401) {
-        if (apiKey.get()) {
-          apiKey.clear();
-        }
-        const given = await askForKey(item.message);
-        document.dispatchEvent(new Event('keychange'));
-        if (given) {
-          retryFailed(item.message);
-        }
+      if (error instanceof ApiError && error.status === 401 && (await replaceKey(item.message))) {
+        retryFailed(item.message);
       }
     }
   }
