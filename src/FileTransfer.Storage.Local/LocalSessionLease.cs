@@ -31,6 +31,8 @@ internal sealed class LocalSessionLease : IUploadSessionLease
 
     private string BytesPath => _store.FullPath(_record.BytesPath);
 
+    private string[] CreatedFolders => [.. _record.CreatedFolders.Select(_store.FullPath)];
+
     public async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         try
@@ -54,7 +56,7 @@ internal sealed class LocalSessionLease : IUploadSessionLease
             _position = session.Offset;
         }
 
-        var record = LocalSessionRecord.From(session, _record.BytesPath, _record.CreatedFolders);
+        var record = new LocalSessionRecord(session, _record.BytesPath, _record.CreatedFolders);
         record.Write(_store.RecordPath(session.Id));
         _record = record;
         Session = record.ToSession();
@@ -72,7 +74,7 @@ internal sealed class LocalSessionLease : IUploadSessionLease
             _store.TargetPath(_record.Name),
             BytesPath,
             _record.Offset,
-            [.. _record.CreatedFolders.Select(_store.FullPath)]);
+            CreatedFolders);
         return ValueTask.FromResult<IStagedObject>(staged);
     }
 
@@ -83,7 +85,7 @@ internal sealed class LocalSessionLease : IUploadSessionLease
         // The bytes and the folders the session made first, the record last: a crash in between
         // leaves a record whose bytes are gone, which the next writer finds out, rather than bytes
         // that no record names.
-        _store.Backend.Discard(BytesPath, [.. _record.CreatedFolders.Select(_store.FullPath)]);
+        _store.Backend.Discard(BytesPath, CreatedFolders);
         LocalUploadSessionStore.TryDelete(_store.RecordPath(_record.Id));
         _deleted = true;
         return ValueTask.CompletedTask;

@@ -45,7 +45,7 @@ internal sealed class LocalUploadSessionStore(LocalRoot root, LocalPaths paths, 
 
             File.OpenHandle(bytesPath, FileMode.CreateNew, FileAccess.Write, FileShare.None).Dispose();
             Directory.CreateDirectory(_folder);
-            LocalSessionRecord.From(session, Relative(bytesPath), [.. created.Select(Relative)]).Write(RecordPath(session.Id));
+            new LocalSessionRecord(session, Relative(bytesPath), [.. created.Select(Relative)]).Write(RecordPath(session.Id));
             return ValueTask.CompletedTask;
         }
         catch (IOException ex) when (LocalStorageBackend.IsDiskFull(ex))

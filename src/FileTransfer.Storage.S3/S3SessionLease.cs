@@ -113,7 +113,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
             if (session.Completed is not null)
             {
                 // The bytes are the file now: the record keeps only what a late client asks for.
-                record = S3SessionRecord.From(session);
+                record = new S3SessionRecord(session);
                 _parts.Clear();
                 _uploadId = null;
                 ReturnBuffer();
@@ -128,7 +128,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
                 }
 
                 var (tailKey, tailLength) = unchanged ? (_record.TailKey, _record.TailLength) : (await PutTailAsync(cancellationToken), _filled);
-                record = S3SessionRecord.From(session) with { UploadId = _uploadId, Parts = [.. _parts], TailKey = tailKey, TailLength = tailLength };
+                record = new S3SessionRecord(session) { UploadId = _uploadId, Parts = [.. _parts], TailKey = tailKey, TailLength = tailLength };
             }
 
             await _store.PutRecordAsync(record, cancellationToken);

@@ -49,7 +49,7 @@ internal sealed class S3UploadSessionStore(
 
         try
         {
-            await PutRecordAsync(S3SessionRecord.From(session), cancellationToken);
+            await PutRecordAsync(new S3SessionRecord(session), cancellationToken);
         }
         catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
         {
@@ -105,12 +105,9 @@ internal sealed class S3UploadSessionStore(
 
     public async IAsyncEnumerable<UploadSession> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        foreach (var key in await RecordKeysAsync(cancellationToken))
+        await foreach (var record in RecordsAsync(cancellationToken))
         {
-            if (await ReadRecordAsync(key, cancellationToken) is { } record)
-            {
-                yield return record.ToSession();
-            }
+            yield return record.ToSession();
         }
     }
 
@@ -118,9 +115,9 @@ internal sealed class S3UploadSessionStore(
     internal async Task<HashSet<string>> UploadIdsAsync(CancellationToken cancellationToken)
     {
         var ids = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var key in await RecordKeysAsync(cancellationToken))
+        await foreach (var record in RecordsAsync(cancellationToken))
         {
-            if (await ReadRecordAsync(key, cancellationToken) is { UploadId: { } uploadId })
+            if (record.UploadId is { } uploadId)
             {
                 ids.Add(uploadId);
             }
@@ -162,8 +159,17 @@ internal sealed class S3UploadSessionStore(
         }
     }
 
-    private async Task<List<string>> RecordKeysAsync(CancellationToken cancellationToken) =>
-        [.. (await KeysAsync(Folder, cancellationToken)).Where(key => key.EndsWith(".json", StringComparison.Ordinal))];
+    // Every record in the bucket, read one by one (a record gone since the listing is skipped).
+    private async IAsyncEnumerable<S3SessionRecord> RecordsAsync([EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        foreach (var key in await KeysAsync(Folder, cancellationToken))
+        {
+            if (key.EndsWith(".json", StringComparison.Ordinal) && await ReadRecordAsync(key, cancellationToken) is { } record)
+            {
+                yield return record;
+            }
+        }
+    }
 
     private async Task<List<string>> KeysAsync(string prefix, CancellationToken cancellationToken)
     {

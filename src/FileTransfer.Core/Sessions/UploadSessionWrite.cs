@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace FileTransfer.Core;
@@ -50,6 +51,8 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     public CancellationToken Stopped => _stopped.Token;
 
     /// <summary>Appends one piece; refuses the piece that would pass the declared length or the size limit.</summary>
+    // Pooled state machines, as Upload's: gRPC calls this once per chunk.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         if (_ended)
@@ -273,6 +276,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         return taken;
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
     {
         if (_pendingLength > 0)
@@ -283,6 +287,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     }
 
     // Hashed only once written: the hash state always covers exactly the bytes the store holds.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         await _lease.WriteAsync(bytes, cancellationToken);

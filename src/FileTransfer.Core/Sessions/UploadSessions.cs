@@ -42,7 +42,7 @@ public sealed partial class UploadSessions
         _logger = logger;
     }
 
-    /// <summary>The limits of a session, as clients are told them (tus <c>Tus-Max-Size</c>, the draft's <c>Upload-Limit</c>).</summary>
+    /// <summary>How long a session lives after its creation or its last append (<see cref="UploadSessionOptions.ExpirySeconds"/>).</summary>
     public TimeSpan Expiry => _options.Expiry;
 
     /// <summary>How long <paramref name="session"/> has left before it expires (the draft's <c>max-age</c>).</summary>

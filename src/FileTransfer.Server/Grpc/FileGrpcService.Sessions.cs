@@ -21,16 +21,11 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("length must not be negative.");
         }
 
-        if (request.Sha256.Length is not (0 or 32))
-        {
-            throw InvalidStream("sha256 must be the 32 bytes of a SHA-256 digest, or empty.");
-        }
-
         var user = context.GetHttpContext().User;
         var upload = UploadGrant.Apply(user, new UploadRequest(request.FileName)
         {
             DeclaredLength = request.Length,
-            ExpectedSha256 = request.Sha256.IsEmpty ? null : request.Sha256.ToByteArray(),
+            ExpectedSha256 = ExpectedSha256(request.Sha256),
             Preconditions = PreconditionsOf(request.IfMatch, request.Overwrite),
         });
         return Status(await sessions.CreateAsync(upload, UploadCallers.Of(user), metadata: null, context.CancellationToken));
@@ -47,18 +42,8 @@ internal sealed partial class FileGrpcService
     /// short keeps every byte that arrived: GetUploadStatus tells where to resume.
     /// </summary>
     [Operation(FileOperation.Write)]
-    public override async Task<UploadStatus> WriteUpload(IAsyncStreamReader<WriteUploadRequest> requestStream, ServerCallContext context)
-    {
-        using var pace = new UploadPace(kestrel.Value.Limits.MinRequestBodyDataRate, context.CancellationToken);
-        try
-        {
-            return await WriteAsync(requestStream, context, pace);
-        }
-        catch (OperationCanceledException) when (pace.TooSlow)
-        {
-            throw pace.Refusal();
-        }
-    }
+    public override Task<UploadStatus> WriteUpload(IAsyncStreamReader<WriteUploadRequest> requestStream, ServerCallContext context) =>
+        UploadPace.RunAsync(kestrel.Value.Limits.MinRequestBodyDataRate, context.CancellationToken, pace => WriteAsync(requestStream, context, pace));
 
     /// <summary>Cancels the upload: its bytes are removed and nothing is stored (a WriteUpload still running is ended first).</summary>
     [Operation(FileOperation.ManageUpload)]

@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Security;
+using Google.Protobuf;
 using Grpc.Core;
 
 namespace FileTransfer.Server.Grpc;
@@ -14,18 +15,8 @@ internal sealed partial class FileGrpcService
     /// upload discards what it staged.
     /// </summary>
     [Operation(FileOperation.Write)]
-    public override async Task<UploadFileResponse> UploadFile(IAsyncStreamReader<UploadFileRequest> requestStream, ServerCallContext context)
-    {
-        using var pace = new UploadPace(kestrel.Value.Limits.MinRequestBodyDataRate, context.CancellationToken);
-        try
-        {
-            return await ReceiveAsync(requestStream, context, pace);
-        }
-        catch (OperationCanceledException) when (pace.TooSlow)
-        {
-            throw pace.Refusal();
-        }
-    }
+    public override Task<UploadFileResponse> UploadFile(IAsyncStreamReader<UploadFileRequest> requestStream, ServerCallContext context) =>
+        UploadPace.RunAsync(kestrel.Value.Limits.MinRequestBodyDataRate, context.CancellationToken, pace => ReceiveAsync(requestStream, context, pace));
 
     private async Task<UploadFileResponse> ReceiveAsync(IAsyncStreamReader<UploadFileRequest> requestStream, ServerCallContext context, UploadPace pace)
     {
@@ -73,19 +64,22 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("size must not be negative (0 means unknown).");
         }
 
-        if (metadata.Sha256.Length is not (0 or 32))
-        {
-            throw InvalidStream("sha256 must be the 32 bytes of a SHA-256 digest, or empty.");
-        }
-
         return new UploadRequest(metadata.FileName)
         {
             // proto3 cannot tell "0" from "not set": a declared size of 0 means unknown.
             DeclaredLength = metadata.Size > 0 ? metadata.Size : null,
-            ExpectedSha256 = metadata.Sha256.IsEmpty ? null : metadata.Sha256.ToByteArray(),
+            ExpectedSha256 = ExpectedSha256(metadata.Sha256),
             Preconditions = PreconditionsOf(metadata.IfMatch, metadata.Overwrite),
         };
     }
+
+    // The whole file's digest, or null when the client sends none.
+    private static byte[]? ExpectedSha256(ByteString sha256) => sha256.Length switch
+    {
+        0 => null,
+        32 => sha256.ToByteArray(),
+        _ => throw InvalidStream("sha256 must be the 32 bytes of a SHA-256 digest, or empty."),
+    };
 
     // if_match implies overwrite; without either an upload only creates (proto3's default false).
     private static Preconditions PreconditionsOf(string ifMatch, bool overwrite) =>

@@ -21,10 +21,10 @@ internal static class UploadMessages
     // WriteUploadRequest's chunk is field 3: (3 << 3) | 2.
     private const byte WriteChunkTag = 0x1A;
 
-    public static Marshaller<UploadFileRequest> Marshaller { get; } = Marshallers.Create<UploadFileRequest>(Serialize, context => Deserialize(context, ChunkTag, UploadFileRequest.Parser, UploadFileRequest.ForRentedChunk));
+    public static Marshaller<UploadFileRequest> Marshaller { get; } = Marshallers.Create<UploadFileRequest>(Serialize, context => Deserialize(context, ChunkTag, UploadFileRequest.Parser));
 
     /// <summary>The same for WriteUpload: a resumable upload's chunks come from the array pool too.</summary>
-    public static Marshaller<WriteUploadRequest> WriteMarshaller { get; } = Marshallers.Create<WriteUploadRequest>(Serialize, context => Deserialize(context, WriteChunkTag, WriteUploadRequest.Parser, WriteUploadRequest.ForRentedChunk));
+    public static Marshaller<WriteUploadRequest> WriteMarshaller { get; } = Marshallers.Create<WriteUploadRequest>(Serialize, context => Deserialize(context, WriteChunkTag, WriteUploadRequest.Parser));
 
     private static void Serialize<T>(T message, SerializationContext context)
         where T : IBufferMessage
@@ -34,8 +34,8 @@ internal static class UploadMessages
         context.Complete();
     }
 
-    private static T Deserialize<T>(DeserializationContext context, byte chunkTag, MessageParser<T> parser, Func<byte[], int, T> forRentedChunk)
-        where T : IMessage<T>
+    private static T Deserialize<T>(DeserializationContext context, byte chunkTag, MessageParser<T> parser)
+        where T : class, IMessage<T>, IPooledChunkMessage, new()
     {
         var payload = context.PayloadAsReadOnlySequence();
         if (!TryFindChunk(payload, chunkTag, out var start, out var length))
@@ -45,7 +45,7 @@ internal static class UploadMessages
 
         var rented = ArrayPool<byte>.Shared.Rent(length);
         payload.Slice(start, length).CopyTo(rented);
-        return forRentedChunk(rented, length);
+        return PooledChunks.ForRentedChunk<T>(rented, length);
     }
 
     /// <summary>True when the payload is exactly one UploadFile chunk field: its tag, its length (a varint) and the bytes.</summary>

@@ -29,6 +29,23 @@ internal sealed class UploadPace : IDisposable
         _timer = rate is null ? null : new Timer(_ => Check(), null, CheckInterval, CheckInterval);
     }
 
+    /// <summary>
+    /// Runs <paramref name="receive"/> held to <paramref name="rate"/>, and answers <see cref="Refusal"/>
+    /// when it was cut off for falling below it.
+    /// </summary>
+    public static async Task<T> RunAsync<T>(MinDataRate? rate, CancellationToken callCancelled, Func<UploadPace, Task<T>> receive)
+    {
+        using var pace = new UploadPace(rate, callCancelled);
+        try
+        {
+            return await receive(pace);
+        }
+        catch (OperationCanceledException) when (pace.TooSlow)
+        {
+            throw pace.Refusal();
+        }
+    }
+
     /// <summary>Cancelled when the call is, or when the upload falls below the rate.</summary>
     public CancellationToken Token => _cancellation.Token;
 

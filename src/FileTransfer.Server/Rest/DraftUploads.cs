@@ -46,16 +46,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
             Preconditions = RestUploads.PreconditionsOf(request),
         });
         var checksum = ContentChecksum(context);
-        UploadSession session;
-        try
-        {
-            session = await sessions.CreateAsync(upload, caller, metadata: null, context.RequestAborted);
-        }
-        catch
-        {
-            checksum?.Dispose();
-            throw;
-        }
+        var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadata: null, checksum);
 
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         context.Response.Headers.Location = SessionUploads.Location(request, session.Id);
@@ -70,11 +61,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         var version = ServedVersion(context.Request);
         var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
         DraftProtocol.WriteStatus(context.Response, session, version, sessions.TimeLeft(session));
-        if (session.Completed is { } completed)
-        {
-            SessionUploads.WriteStored(context.Response, completed.Stored);
-        }
-
+        SessionUploads.WriteCompleted(context.Response, session);
         return new NoContentResult();
     }
 
@@ -124,10 +111,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
             return new StatusCodeResult(incompleteStatus);
         }
 
-        var file = UploadedFile.From(stored);
-        response.Headers.ETag = file.ETag;
-        response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(stored.Sha256);
-        return stored.Replaced ? new OkObjectResult(file) : new CreatedResult(UploadedFile.LocationOf(file.Name), file);
+        return RestUploads.Stored(response, stored);
     }
 
     // Upload-Complete: ?1 ends the upload. With ?0 it also ends when the bytes reach a length the

@@ -52,14 +52,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
         await using var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
         await upload.CopyFromAsync(Request.Body, aborted);
-        var result = await files.CommitAsync(upload, aborted);
-
-        var stored = UploadedFile.From(result);
-        Response.Headers.ETag = stored.ETag;
-        Response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(result.Sha256);
-        return result.Replaced
-            ? Ok(stored)
-            : Created(UploadedFile.LocationOf(stored.Name), stored);
+        return RestUploads.Stored(Response, await files.CommitAsync(upload, aborted));
     }
 
     /// <summary>

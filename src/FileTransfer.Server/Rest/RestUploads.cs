@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
 using Microsoft.Net.Http.Headers;
 
@@ -39,16 +40,9 @@ internal static class RestUploads
         byte[]? expected = null;
         foreach (var header in new[] { ContentDigest.ContentDigestHeader, ContentDigest.ReprDigestHeader })
         {
-            var field = headers.TryGetValue(header, out var values) ? values.ToString() : "";
-            if (field.Length == 0)
+            if (Sha256Of(context, headers, header) is not { } sha256)
             {
                 continue;
-            }
-
-            if (!ContentDigest.TryParseSha256(field, out var sha256, out var error))
-            {
-                context.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
-                throw new FileTransferException(ErrorReason.InvalidUploadStream, $"Invalid {header}: {error}");
             }
 
             if (expected is not null && !expected.AsSpan().SequenceEqual(sha256))
@@ -60,6 +54,27 @@ internal static class RestUploads
         }
 
         return expected;
+    }
+
+    /// <summary>
+    /// A digest field's sha-256 (RFC 9530) in <paramref name="headers"/>, or null when the field is
+    /// not sent. A malformed one is refused, and the response asks for sha-256 (RFC 9530 4).
+    /// </summary>
+    public static byte[]? Sha256Of(HttpContext context, IDictionary<string, StringValues> headers, string header)
+    {
+        var field = headers.TryGetValue(header, out var values) ? values.ToString() : "";
+        if (field.Length == 0)
+        {
+            return null;
+        }
+
+        if (!ContentDigest.TryParseSha256(field, out var sha256, out var error))
+        {
+            context.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
+            throw new FileTransferException(ErrorReason.InvalidUploadStream, $"Invalid {header}: {error}");
+        }
+
+        return sha256;
     }
 
     /// <summary>If-None-Match: * and If-Match (RFC 9110 13.1.1, 13.1.2) as the core's protocol-neutral conditions.</summary>
@@ -78,6 +93,19 @@ internal static class RestUploads
         sent.Count == 0 ? null
         : parsed.Count > 0 ? [.. parsed.Select(tag => tag.ToString())]
         : [.. sent.Select(value => value ?? string.Empty)];
+
+    /// <summary>
+    /// The answer to a stored upload, whichever protocol carried its bytes (a plain upload, the
+    /// draft's last append): 201 with <c>Location</c> for a new file, 200 for a replaced one, with
+    /// the stored file, its ETag and its <c>Repr-Digest</c>.
+    /// </summary>
+    public static IActionResult Stored(HttpResponse response, UploadResult result)
+    {
+        var file = UploadedFile.From(result);
+        response.Headers.ETag = file.ETag;
+        response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(result.Sha256);
+        return result.Replaced ? new OkObjectResult(file) : new CreatedResult(UploadedFile.LocationOf(file.Name), file);
+    }
 
     /// <summary>
     /// Lifts Kestrel's request body limit for this request only, to the storage limit: the rest of

@@ -30,6 +30,23 @@ internal static class SessionUploads
             : location;
     }
 
+    /// <summary>
+    /// Creates the session; <paramref name="checksum"/>, meant for the request's first bytes, is
+    /// disposed when the creation fails.
+    /// </summary>
+    public static async Task<UploadSession> CreateAsync(HttpContext context, UploadSessions sessions, UploadRequest upload, UploadCaller caller, string? metadata, RequestChecksum? checksum)
+    {
+        try
+        {
+            return await sessions.CreateAsync(upload, caller, metadata, context.RequestAborted);
+        }
+        catch
+        {
+            checksum?.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>Appends the request body to the session and ends the request's bytes with <paramref name="end"/>.</summary>
     public static async Task<UploadSessionOutcome> AppendAsync(HttpContext context, UploadSessions sessions, UploadWriteRequest request, UploadEnd end, long maxBodyBytes)
     {
@@ -41,6 +58,15 @@ internal static class SessionUploads
         using var stop = write.Stopped.Register(context.Abort);
         await write.CopyFromAsync(context.Request.Body, aborted);
         return await write.FinishAsync(end, aborted);
+    }
+
+    /// <summary>Where the session is complete, what was stored (<see cref="WriteStored"/>; tus has no answer of its own for it).</summary>
+    public static void WriteCompleted(HttpResponse response, UploadSession session)
+    {
+        if (session.Completed is { } completed)
+        {
+            WriteStored(response, completed.Stored);
+        }
     }
 
     /// <summary>The stored file, as a plain upload's answer gives it: its ETag, its SHA-256 and where it is.</summary>
@@ -63,21 +89,6 @@ internal static class SessionUploads
         return new ObjectResult(problem) { StatusCode = StatusCodes.Status415UnsupportedMediaType, ContentTypes = { "application/problem+json" } };
     }
 
-    /// <summary>A digest field's sha-256 (RFC 9530), or null when the request does not send the field.</summary>
-    public static byte[]? Sha256Of(HttpContext context, string header)
-    {
-        var field = context.Request.Headers[header].ToString();
-        if (field.Length == 0)
-        {
-            return null;
-        }
-
-        if (!ContentDigest.TryParseSha256(field, out var sha256, out var error))
-        {
-            context.Response.Headers[ContentDigest.WantContentDigestHeader] = "sha-256=10";
-            throw new FileTransferException(ErrorReason.InvalidUploadStream, $"Invalid {header}: {error}");
-        }
-
-        return sha256;
-    }
+    /// <summary>A digest field's sha-256 (RFC 9530) in the request, or null when the request does not send the field.</summary>
+    public static byte[]? Sha256Of(HttpContext context, string header) => RestUploads.Sha256Of(context, context.Request.Headers, header);
 }

@@ -54,16 +54,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
             Preconditions = RestUploads.PreconditionsOf(request),
         });
         var checksum = TusProtocol.Checksum(request);
-        UploadSession session;
-        try
-        {
-            session = await sessions.CreateAsync(upload, caller, metadataText.Length > 0 ? metadataText : null, context.RequestAborted);
-        }
-        catch
-        {
-            checksum?.Dispose();
-            throw;
-        }
+        var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
 
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
@@ -71,7 +62,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
             var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
-            WriteCompleted(response, session);
+            SessionUploads.WriteCompleted(response, session);
         }
         else
         {
@@ -89,7 +80,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         TusProtocol.CheckVersion(context.Request);
         var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
         TusProtocol.WriteStatus(context.Response, session);
-        WriteCompleted(context.Response, session);
+        SessionUploads.WriteCompleted(context.Response, session);
         return new OkResult();
     }
 
@@ -116,7 +107,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         var outcome = await SessionUploads.AppendAsync(context, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
         TusProtocol.WriteExpiry(response, outcome.Session);
-        WriteCompleted(response, outcome.Session);
+        SessionUploads.WriteCompleted(response, outcome.Session);
         return new NoContentResult();
     }
 
@@ -127,15 +118,6 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         TusProtocol.CheckVersion(context.Request);
         await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
         return new NoContentResult();
-    }
-
-    // Where the upload is complete, what was stored (tus has no answer of its own for it).
-    private static void WriteCompleted(HttpResponse response, UploadSession session)
-    {
-        if (session.Completed is { } completed)
-        {
-            SessionUploads.WriteStored(response, completed.Stored);
-        }
     }
 
     // Repr-Digest (RFC 9530) and the sha256 metadata: the same digest if both are sent.
