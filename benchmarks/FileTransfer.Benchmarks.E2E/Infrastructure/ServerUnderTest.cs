@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.ComponentModel;
 using System.Diagnostics;
 
 namespace FileTransfer.Benchmarks.E2E.Infrastructure;
@@ -33,7 +35,37 @@ internal abstract class ServerUnderTest : IAsyncDisposable
     /// <summary>File name of <see cref="Configuration"/> in the report's peers/ folder.</summary>
     public virtual string ConfigurationFileName => Name + ".env";
 
-    protected Process Process { get; set; } = null!;
+    // Every server this run started and has not stopped yet: Ctrl+C or a kill ends the harness without
+    // its finally blocks, and nginx, Python and our servers would stay up on their ports.
+    private static readonly ConcurrentDictionary<Process, byte> Running = new();
+
+    private Process _process = null!;
+
+    protected Process Process
+    {
+        get => _process;
+        set
+        {
+            _process = value;
+            Running[value] = 0;
+        }
+    }
+
+    /// <summary>Kills every server still running, with its children (the harness is being stopped by a signal).</summary>
+    public static void KillRunning()
+    {
+        foreach (var process in Running.Keys)
+        {
+            try
+            {
+                process.Kill(entireProcessTree: true);
+            }
+            catch (Exception e) when (e is InvalidOperationException or Win32Exception)
+            {
+                // Gone already.
+            }
+        }
+    }
 
     public Uri Base(bool http2) => http2 ? Http2 : Http1;
 
@@ -61,7 +93,11 @@ internal abstract class ServerUnderTest : IAsyncDisposable
             await Process.WaitForExitAsync();
         }
 
-        Process?.Dispose();
+        if (Process is not null)
+        {
+            Running.TryRemove(Process, out _);
+            Process.Dispose();
+        }
     }
 
     protected static int FreePort()
