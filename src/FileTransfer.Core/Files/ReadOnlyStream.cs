@@ -1,7 +1,8 @@
 namespace FileTransfer.Core;
 
 /// <summary>
-/// A forward-only stream that can only be read: what every download stream of a backend is. It
+/// A forward-only stream that can only be read: every download stream of a backend, and readers
+/// layered over a request body (the server's hashing reader of a multipart form). It
 /// answers the rest of <see cref="Stream"/> (no seeking, no length, no writing) once, and routes the
 /// array overloads to the span and memory ones, which a subclass implements.
 /// </summary>

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Security.Cryptography;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Rest;
 
@@ -7,25 +8,11 @@ namespace FileTransfer.Server.Rest;
 /// Reads through to <paramref name="inner"/> and hashes every byte it returns (SHA-256), so that a
 /// digest of a whole request body can be checked while a parser consumes it in its own pieces.
 /// </summary>
-internal sealed class HashingStream(Stream inner) : Stream
+internal sealed class HashingStream(Stream inner) : ReadOnlyStream
 {
     private const int DrainBufferSize = 64 * 1024;
 
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
-    }
 
     /// <summary>Reads what the parser left (a multipart epilogue), then compares the digest of every byte with <paramref name="expected"/>.</summary>
     public async Task<bool> HasSha256Async(byte[] expected, CancellationToken cancellationToken)
@@ -45,8 +32,6 @@ internal sealed class HashingStream(Stream inner) : Stream
         return CryptographicOperations.FixedTimeEquals(expected, _hash.GetHashAndReset());
     }
 
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
-
     public override int Read(Span<byte> buffer)
     {
         var read = inner.Read(buffer);
@@ -54,25 +39,12 @@ internal sealed class HashingStream(Stream inner) : Stream
         return read;
     }
 
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         var read = await inner.ReadAsync(buffer, cancellationToken);
         _hash.AppendData(buffer.Span[..read]);
         return read;
     }
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {
