@@ -59,6 +59,9 @@ internal abstract class ServerUnderTest : IAsyncDisposable
             try
             {
                 process.Kill(entireProcessTree: true);
+
+                // Gone before the caller removes the folders it wrote in.
+                process.WaitForExit(TimeSpan.FromSeconds(5));
             }
             catch (Exception e) when (e is InvalidOperationException or Win32Exception)
             {
