@@ -39,6 +39,10 @@ internal abstract class ServerUnderTest : IAsyncDisposable
     // its finally blocks, and nginx, Python and our servers would stay up on their ports.
     private static readonly ConcurrentDictionary<Process, byte> Running = new();
 
+    // Set once a signal stops the run: the run goes on while the handler cleans up and may start a
+    // server after it (ours is restarted between cases), which must not outlive the harness either.
+    private static volatile bool Stopping;
+
     private Process _process = null!;
 
     protected Process Process
@@ -48,25 +52,35 @@ internal abstract class ServerUnderTest : IAsyncDisposable
         {
             _process = value;
             Running[value] = 0;
+            if (Stopping)
+            {
+                Kill(value);
+            }
         }
     }
 
-    /// <summary>Kills every server still running, with its children (the harness is being stopped by a signal).</summary>
+    /// <summary>Kills every server still running, with its children, and any started later (the harness is being stopped by a signal).</summary>
     public static void KillRunning()
     {
+        Stopping = true;
         foreach (var process in Running.Keys)
         {
-            try
-            {
-                process.Kill(entireProcessTree: true);
+            Kill(process);
+        }
+    }
 
-                // Gone before the caller removes the folders it wrote in.
-                process.WaitForExit(TimeSpan.FromSeconds(5));
-            }
-            catch (Exception e) when (e is InvalidOperationException or Win32Exception)
-            {
-                // Gone already.
-            }
+    private static void Kill(Process process)
+    {
+        try
+        {
+            process.Kill(entireProcessTree: true);
+
+            // Gone before the caller removes the folders it wrote in.
+            process.WaitForExit(TimeSpan.FromSeconds(5));
+        }
+        catch (Exception e) when (e is InvalidOperationException or Win32Exception)
+        {
+            // Gone already.
         }
     }
 
