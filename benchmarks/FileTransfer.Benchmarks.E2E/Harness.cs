@@ -8,31 +8,6 @@ namespace FileTransfer.Benchmarks.E2E;
 /// <summary>Records the run, generates the files, starts the servers, runs the chosen cases and writes the report.</summary>
 internal sealed class Harness(HarnessOptions options)
 {
-    /// <summary>The work folder the harness made for itself (test files of several GiB), if it made one.</summary>
-    private static volatile string? TemporaryWork;
-
-    /// <summary>Removes the harness's own work folder; also called on SIGINT/SIGTERM, which skip finally blocks.</summary>
-    public static void DeleteTemporaryWork()
-    {
-        if (Interlocked.Exchange(ref TemporaryWork, null) is not { } work)
-        {
-            return;
-        }
-
-        // A peer's child that has just been killed may still hold or write a file in it for a moment.
-        for (var attempt = 1; Directory.Exists(work); attempt++)
-        {
-            try
-            {
-                Directory.Delete(work, recursive: true);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException && attempt < 5)
-            {
-                Thread.Sleep(200 * attempt);
-            }
-        }
-    }
-
     public async Task<int> RunAsync()
     {
         var repository = Builds.Repository();
@@ -41,7 +16,11 @@ internal sealed class Harness(HarnessOptions options)
         Console.Error.WriteLine($"[run] {run.ShortCommit}{(run.Dirty ? " (dirty)" : "")}, load {load.Before:0.00} before start (quiet below {options.MaxLoad:0.0#}), {run.Cores} × {run.CpuModel}");
         var work = options.WorkDirectory ?? Path.Combine(Path.GetTempPath(), "filetransfer-bench-" + Guid.NewGuid().ToString("N")[..8]);
         var results = new List<CaseResult>();
-        TemporaryWork = options.WorkDirectory is null ? work : null;
+        if (options.WorkDirectory is null)
+        {
+            SignalStop.OwnWorkFolder(work);
+        }
+
         var context = new BenchContext(options, new Measurer(options, results), work);
         var cases = CaseCatalog.All.Where(c => options.Cases.Contains(c.Name)).ToList();
         var stopwatch = Stopwatch.StartNew();
@@ -73,7 +52,7 @@ internal sealed class Harness(HarnessOptions options)
                 await server.DisposeAsync();
             }
 
-            DeleteTemporaryWork();
+            SignalStop.DeleteWorkFolder();
         }
 
         var command = "dotnet run -c Release --project benchmarks/FileTransfer.Benchmarks.E2E -- " + string.Join(' ', options.CommandLine);

@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using FileTransfer.Benchmarks.E2E.Infrastructure;
 using FileTransfer.Benchmarks.E2E;
@@ -24,13 +23,8 @@ catch (Exception e) when (e is ArgumentException or FormatException)
     return 2;
 }
 
-// A signal must end the run at once, without its finally blocks (SIGTERM's default in .NET would let
-// the harness go on and fail every remaining row): stop the servers it started, remove its work
-// folder, and exit with the shell's code for the signal. The run itself may reach its end meanwhile
-// (every row fails fast once the servers are gone); it then waits for the handler's exit.
-var signalled = 0;
-using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, _ => StopOnSignal(130));
-using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => StopOnSignal(143));
+// Ctrl+C or a kill stops the servers the run started and removes its work folder (SignalStop).
+using var signals = SignalStop.Register();
 
 try
 {
@@ -38,31 +32,5 @@ try
 }
 finally
 {
-    if (Volatile.Read(ref signalled) != 0)
-    {
-        Thread.Sleep(Timeout.Infinite);
-    }
-}
-
-void StopOnSignal(int exitCode)
-{
-    if (Interlocked.Exchange(ref signalled, 1) != 0)
-    {
-        return;
-    }
-
-    try
-    {
-        ServerUnderTest.KillRunning();
-        Harness.DeleteTemporaryWork();
-        Console.Error.WriteLine($"benchmark: stopped by a signal; servers stopped, work folder removed (exit {exitCode})");
-    }
-    catch (Exception e)
-    {
-        Console.Error.WriteLine($"benchmark: stopped by a signal; cleaning up failed: {e.Message}");
-    }
-    finally
-    {
-        Environment.Exit(exitCode);
-    }
+    SignalStop.WaitIfStopping();
 }

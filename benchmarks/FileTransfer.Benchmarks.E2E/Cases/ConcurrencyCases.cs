@@ -9,11 +9,11 @@ namespace FileTransfer.Benchmarks.E2E.Cases;
 /// Case 6: many simultaneous transfers of the concurrency file, every byte hashed and compared: what
 /// each server's peak working set and CPU do under concurrency. For each of <c>--concurrent</c> (64
 /// and 256): REST downloads (.NET HttpClient, half over HTTP/1.1, half over HTTP/2) from ours and both
-/// nginx, and gRPC DownloadFile on one channel from ours and the Python reference (the reference
-/// up to <see cref="PythonMaxConcurrent"/> only). Then
+/// nginx, and gRPC DownloadFile on one channel from ours and the Python reference. Then
 /// <c>--concurrent-uploads</c> (64) uploads at once the same ways: REST PUT to ours and both nginx's
-/// WebDAV, gRPC UploadFile to ours and the Python reference. Each level, and the uploads, runs in a
-/// fresh process of ours, so that a level's peak working set is its own.
+/// WebDAV, gRPC UploadFile to ours and the Python reference. The reference takes part up to
+/// <see cref="PythonMaxConcurrent"/> transfers at once, downloads and uploads alike. Each level, and
+/// the uploads, runs in a fresh process of ours, so that a level's peak working set is its own.
 /// </summary>
 internal sealed class ConcurrencyCases : IBenchmarkCase
 {
@@ -33,7 +33,8 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
     // The Python reference places ours at 64 concurrent downloads (about 230 MB/s, 19 s a run here).
     // At 256 its one process with a thread per call (256 threads sharing the interpreter lock) had not
     // finished its warm-up of 16 GiB after 10 minutes, which would be 75 s at its 64-stream rate, so a
-    // full run cannot afford it and it would say nothing about ours that 64 does not.
+    // full run cannot afford it and it would say nothing about ours that 64 does not. Its uploads
+    // (a thread per call too) are held to the same limit.
     private const int PythonMaxConcurrent = 64;
 
     public string Name => "concurrency";
@@ -75,7 +76,7 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
                 }
 
                 // gRPC: the streams share one channel (SocketsHttpHandler opens another connection past the server's 100 streams).
-                foreach (var (name, server) in GrpcServers(context).Where(s => count <= PythonMaxConcurrent || s.Name != PythonGrpcServer.ServerName))
+                foreach (var (name, server) in GrpcServers(context, count))
                 {
                     var grpc = new CaseResult(Group, label, name, GrpcCases.Grpc, GrpcClient.Label + ", one channel") { Concurrency = count };
                     context.Plan(grpc, server, s =>
@@ -112,7 +113,7 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
             context.Plan(rest, server, s => verify => UploadAllAsync(s, verify, count, file, i => RestUploadAsync(s, i % 2 == 1 ? http2 : http1, file, i)));
         }
 
-        foreach (var (name, server) in GrpcServers(context))
+        foreach (var (name, server) in GrpcServers(context, count))
         {
             var grpc = new CaseResult(Group, label, name, GrpcCases.Grpc, $"{GrpcClient.Label}, one channel, {BenchContext.Size(context.Options.GrpcUploadChunk)} chunks") { Concurrency = count };
             context.Plan(grpc, server, s =>
@@ -137,9 +138,11 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
 
     private static int Http2ConnectionsFor(int streams) => Math.Max(1, (streams + StreamsPerHttp2Connection - 1) / StreamsPerHttp2Connection);
 
-    /// <summary>Ours and the Python reference, the gRPC servers of this case.</summary>
-    private static IEnumerable<(string Name, ServerUnderTest? Server)> GrpcServers(BenchContext context) =>
-        [("ours", context.Ours), (PythonGrpcServer.ServerName, context.Python)];
+    /// <summary>The gRPC servers of a level of <paramref name="count"/> transfers: ours, and the Python reference up to <see cref="PythonMaxConcurrent"/>.</summary>
+    private static IEnumerable<(string Name, ServerUnderTest? Server)> GrpcServers(BenchContext context, int count) =>
+        count <= PythonMaxConcurrent
+            ? [("ours", context.Ours), (PythonGrpcServer.ServerName, context.Python)]
+            : [("ours", context.Ours)];
 
     /// <summary>Runs <paramref name="count"/> uploads at once (timed alone), checks every stored file in the warm-up, then removes them.</summary>
     private static async Task<Transfer> UploadAllAsync(ServerUnderTest server, bool verify, int count, TestFile file, Func<int, Task> upload)

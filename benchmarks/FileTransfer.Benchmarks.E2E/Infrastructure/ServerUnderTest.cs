@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-using System.ComponentModel;
 using System.Diagnostics;
 
 namespace FileTransfer.Benchmarks.E2E.Infrastructure;
@@ -35,52 +33,16 @@ internal abstract class ServerUnderTest : IAsyncDisposable
     /// <summary>File name of <see cref="Configuration"/> in the report's peers/ folder.</summary>
     public virtual string ConfigurationFileName => Name + ".env";
 
-    // Every server this run started and has not stopped yet: Ctrl+C or a kill ends the harness without
-    // its finally blocks, and nginx, Python and our servers would stay up on their ports.
-    private static readonly ConcurrentDictionary<Process, byte> Running = new();
-
-    // Set once a signal stops the run: the run goes on while the handler cleans up and may start a
-    // server after it (ours is restarted between cases), which must not outlive the harness either.
-    private static volatile bool Stopping;
-
     private Process _process = null!;
 
+    /// <summary>The server's process; setting it tracks it, so that a signal stopping the run stops it too.</summary>
     protected Process Process
     {
         get => _process;
         set
         {
             _process = value;
-            Running[value] = 0;
-            if (Stopping)
-            {
-                Kill(value);
-            }
-        }
-    }
-
-    /// <summary>Kills every server still running, with its children, and any started later (the harness is being stopped by a signal).</summary>
-    public static void KillRunning()
-    {
-        Stopping = true;
-        foreach (var process in Running.Keys)
-        {
-            Kill(process);
-        }
-    }
-
-    private static void Kill(Process process)
-    {
-        try
-        {
-            process.Kill(entireProcessTree: true);
-
-            // Gone before the caller removes the folders it wrote in.
-            process.WaitForExit(TimeSpan.FromSeconds(5));
-        }
-        catch (Exception e) when (e is InvalidOperationException or Win32Exception)
-        {
-            // Gone already.
+            SignalStop.Track(value);
         }
     }
 
@@ -112,7 +74,7 @@ internal abstract class ServerUnderTest : IAsyncDisposable
 
         if (Process is not null)
         {
-            Running.TryRemove(Process, out _);
+            SignalStop.Forget(Process);
             Process.Dispose();
         }
     }
