@@ -22,7 +22,8 @@ namespace FileTransfer.Server.Tests.Contracts;
 /// Every refusal, whoever decides it (the core, routing, model binding, Kestrel's body limit, the
 /// framework's download evaluator, a bug), is one problem with a <c>reason</c> on REST and a status
 /// with an ErrorInfo reason on gRPC; <c>Retry-After</c> (gRPC: RetryInfo) comes with exactly the
-/// reasons that are transient (RATE_LIMITED has its own tests: the limiter's own wait).
+/// reasons that are transient (RATE_LIMITED has its own tests, the limiter's own wait; UPLOAD_BUSY is
+/// in GrpcUploadSessionTests, with the two writers it needs).
 /// </summary>
 public sealed class ProblemContractTests(ProblemContractTests.Server server) : IClassFixture<ProblemContractTests.Server>
 {
@@ -106,36 +107,6 @@ public sealed class ProblemContractTests(ProblemContractTests.Server server) : I
         using var response = await client.SendAsync(patch, TestTimeout.Token);
 
         await AssertRefusalAsync(response, HttpStatusCode.UnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE");
-    }
-
-    [Fact]
-    public async Task A_Second_Writer_Of_A_Session_Is_Told_When_To_Retry_On_Both_Protocols()
-    {
-        var source = TestData.RandomBytes(1024 * 1024);
-        var grpc = GrpcClients.For(server);
-        var started = await grpc.StartUploadAsync(new StartUploadRequest { FileName = "contract/busy.bin", Length = source.Length }, cancellationToken: TestTimeout.Token);
-        using var first = grpc.WriteUpload(cancellationToken: TestTimeout.Token);
-        await first.RequestStream.WriteAsync(new WriteUploadRequest { UploadId = started.UploadId, WriteOffset = 0, Chunk = ByteString.CopyFrom(source, 0, 300 * 1024) });
-        while (server.Storage.Files().Where(f => f.EndsWith(".part", StringComparison.Ordinal)).Sum(f => new FileInfo(server.Storage.PathOf(f)).Length) == 0)
-        {
-            await Task.Delay(20, TestTimeout.Token); // until the first writer holds the session
-        }
-
-        using var client = server.Client(FileTransferFactory.TestKey);
-        using var patch = await Tus.AppendAsync(client, new Uri(client.BaseAddress!, "/api/uploads/" + started.UploadId), source, 0, source.Length);
-        var second = await Assert.ThrowsAsync<RpcException>(async () =>
-        {
-            using var call = grpc.WriteUpload(cancellationToken: TestTimeout.Token);
-            await call.RequestStream.WriteAsync(new WriteUploadRequest { UploadId = started.UploadId, WriteOffset = 0, Chunk = ByteString.CopyFrom(source, 0, 1024) });
-            await call.RequestStream.CompleteAsync();
-            await call;
-        });
-
-        await AssertRefusalAsync(patch, HttpStatusCode.Conflict, "UPLOAD_BUSY");
-        AssertStatus(second, StatusCode.Aborted, "UPLOAD_BUSY");
-        await first.RequestStream.WriteAsync(new WriteUploadRequest { Chunk = ByteString.CopyFrom(source, 300 * 1024, source.Length - (300 * 1024)), Finish = true });
-        await first.RequestStream.CompleteAsync();
-        Assert.True((await first).Complete);
     }
 
     [Fact]
