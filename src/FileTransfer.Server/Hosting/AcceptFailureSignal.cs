@@ -13,6 +13,8 @@ namespace FileTransfer.Server.Hosting;
 /// <see cref="AsyncLocal{T}"/>, which flows into every await of the transport's call and nowhere else)
 /// and this watches the exceptions thrown while the mark holds, where they are thrown, before the
 /// transport catches them (<see cref="AppDomain.FirstChanceException"/>). No log event is read.
+/// Work the transport starts during the call (an accepted connection's socket loops) inherits the
+/// mark, but only for an accept that has ended: a failure there cancels nothing.
 /// </summary>
 internal static class AcceptFailureSignal
 {
