@@ -7,6 +7,9 @@ namespace FileTransfer.Storage.Local;
 /// <summary>Registers the local-disk backend as the <see cref="IStorageBackend"/> and its <see cref="IUploadSessionStore"/>.</summary>
 public static class LocalStorageRegistration
 {
+    /// <summary>The local disk as a host chooses it: <c>Storage:Backend=Local</c>, the embedded default.</summary>
+    public static StorageBackendRegistration Backend { get; } = new("Local", StorageCapabilities.None, services => services.AddLocalStorage());
+
     /// <summary>The backend, its upload-session store, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
     public static IServiceCollection AddLocalStorage(this IServiceCollection services)
     {

@@ -9,6 +9,12 @@ namespace FileTransfer.Storage.S3;
 public static class S3StorageRegistration
 {
     /// <summary>
+    /// The object store as a host chooses it: <c>Storage:Backend=S3</c>. Replicas may share one
+    /// bucket (leases and conditional writes live in the bucket).
+    /// </summary>
+    public static StorageBackendRegistration Backend { get; } = new("S3", StorageCapabilities.SharedByReplicas, services => services.AddS3Storage());
+
+    /// <summary>
     /// The backend, its upload-session store, its settings (<c>Storage:S3</c>, checked at start), the
     /// bucket check at start and the sweep of abandoned multipart uploads.
     /// </summary>

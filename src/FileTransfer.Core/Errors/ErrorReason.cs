@@ -62,7 +62,7 @@ public enum ErrorReason
     /// <summary>An upload whose client stopped sending for longer than the idle limit.</summary>
     UploadIdle,
 
-    /// <summary>A request message that does not parse (gRPC: protobuf could not read it).</summary>
+    /// <summary>A request message that does not parse (gRPC: protobuf could not read it; REST: a parameter or JSON body the framework could not bind).</summary>
     MalformedMessage,
 
     /// <summary>A form carries more files than one request may (<see cref="StorageOptions.MaxFilesPerRequest"/>).</summary>
@@ -97,6 +97,18 @@ public enum ErrorReason
     /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).
     /// </summary>
     DirectDownloadUnavailable,
+
+    /// <summary>The request body is of a type the endpoint does not take (REST 415: a form where a file body is expected, tus without <c>application/offset+octet-stream</c>).</summary>
+    UnsupportedMediaType,
+
+    /// <summary>Nothing answers this path (REST), or this service or method (gRPC).</summary>
+    RouteNotFound,
+
+    /// <summary>The path exists, but not for this HTTP method (the answer's <c>Allow</c> lists the ones it takes).</summary>
+    MethodNotAllowed,
+
+    /// <summary>The server failed in a way it did not foresee; the failure is logged, the client learns nothing of it.</summary>
+    InternalError,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
+using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Web;
@@ -19,13 +20,11 @@ public static class FileTransferEndpointRouteBuilderExtensions
                 "Unable to find the required services. Call builder.AddFileTransfer() before app.MapFileTransfer().");
         }
 
-        // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
+        // An exception nothing closer handled is answered by Protocol/ProblemExceptionHandler.
         app.UseExceptionHandler();
-        app.UseStatusCodePages();
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
         app.UseTransferDiagnostics();
-        app.UseProblemsForEmptyFileErrors();
         EncodedSeparators.Use(app);
 
         app.UseFileTransferSecurity();
@@ -40,6 +39,9 @@ public static class FileTransferEndpointRouteBuilderExtensions
             options.SwaggerEndpoint("/openapi/v1.json", "FileTransfer v1");
             options.DocumentTitle = "FileTransfer API";
         });
+
+        // Last: what no middleware answered and routing found nothing (or only its 405) for.
+        app.UseUnmatchedRequests();
 
         var storage = app.Services.GetRequiredService<FileOperations>().Location;
         var endpoints = app.Services.GetRequiredService<ListeningEndpoints>();

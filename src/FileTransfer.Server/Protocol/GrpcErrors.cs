@@ -37,6 +37,13 @@ internal static class GrpcErrors
         ErrorReason.UploadBusy => StatusCode.Aborted,
         ErrorReason.ChecksumMismatch => StatusCode.DataLoss,
         ErrorReason.UnsupportedProtocolVersion => StatusCode.InvalidArgument,
+
+        // An unknown service or method (REST: no route, or not this method); a request in a form
+        // gRPC never sends; a failure the server did not foresee, with the status Grpc.AspNetCore
+        // itself gives an exception from a handler.
+        ErrorReason.RouteNotFound or ErrorReason.MethodNotAllowed => StatusCode.Unimplemented,
+        ErrorReason.UnsupportedMediaType => StatusCode.InvalidArgument,
+        ErrorReason.InternalError => StatusCode.Unknown,
         _ => StatusCode.Internal,
     };
 
@@ -68,9 +75,14 @@ internal static class GrpcErrors
     public static RpcException Create(ErrorReason reason, string message, TimeSpan? retryAfter = null) =>
         Status(reason, message, retryAfter).ToRpcException();
 
-    /// <summary>A status with an ErrorInfo detail (and RetryInfo when given), as the status proto carries it in <c>grpc-status-details-bin</c>.</summary>
+    /// <summary>
+    /// A status with an ErrorInfo detail (and a RetryInfo where <see cref="RetryAdvice"/> says the
+    /// reason is transient, with <paramref name="retryAfter"/> when the refuser measured it), as the
+    /// status proto carries it in <c>grpc-status-details-bin</c>.
+    /// </summary>
     public static Google.Rpc.Status Status(ErrorReason reason, string message, TimeSpan? retryAfter = null)
     {
+        retryAfter = RetryAdvice.For(reason, retryAfter);
         var status = new Google.Rpc.Status
         {
             Code = (int)CodeFor(reason),

@@ -1,5 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
@@ -137,6 +138,6 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         context.Request.ContentLength > 0 || (context.Request.ContentLength is null && context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody == true);
 
     // tus 1.0.0: a PATCH (and creation-with-upload) body is application/offset+octet-stream, else 415.
-    private static ObjectResult Unsupported(HttpContext context) =>
+    private static ProblemResult Unsupported(HttpContext context) =>
         SessionUploads.UnsupportedMediaType(context, $"tus sends the bytes as Content-Type: {TusProtocol.OffsetOctetStream}.");
 }

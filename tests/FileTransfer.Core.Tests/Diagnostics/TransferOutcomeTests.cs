@@ -34,6 +34,10 @@ public sealed class TransferOutcomeTests
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.UnsupportedMediaType] = TransferOutcome.Rejected,
+        [ErrorReason.RouteNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.MethodNotAllowed] = TransferOutcome.Rejected,
+        [ErrorReason.InternalError] = TransferOutcome.Failed,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

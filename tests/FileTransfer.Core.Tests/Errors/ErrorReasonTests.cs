@@ -35,6 +35,10 @@ public sealed class ErrorReasonTests
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.UnsupportedMediaType] = "UNSUPPORTED_MEDIA_TYPE",
+        [ErrorReason.RouteNotFound] = "ROUTE_NOT_FOUND",
+        [ErrorReason.MethodNotAllowed] = "METHOD_NOT_ALLOWED",
+        [ErrorReason.InternalError] = "INTERNAL_ERROR",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

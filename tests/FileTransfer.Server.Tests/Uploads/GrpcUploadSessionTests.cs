@@ -107,6 +107,10 @@ public sealed class GrpcUploadSessionTests : IDisposable
         Assert.Equal(StatusCode.Aborted, second.StatusCode);
         Assert.Equal("UPLOAD_BUSY", GrpcAssert.Reason(second));
         Assert.Equal("UPLOAD_BUSY", (await Problems.AssertAsync(patch, System.Net.HttpStatusCode.Conflict)).GetProperty("reason").GetString());
+
+        // The writer ends soon: both are told when to try again (the same delay on both protocols).
+        Assert.Equal(TimeSpan.FromSeconds(1), patch.Headers.RetryAfter?.Delta);
+        Assert.Equal(TimeSpan.FromSeconds(1), second.GetRpcStatus()!.GetDetail<RetryInfo>()?.RetryDelay.ToTimeSpan());
         await first.RequestStream.WriteAsync(new WriteUploadRequest { Chunk = ByteString.CopyFrom(source, 300 * 1024, source.Length - (300 * 1024)), Finish = true });
         await first.RequestStream.CompleteAsync();
         Assert.True((await first).Complete);
