@@ -45,9 +45,10 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
         {
             throw new VersionGoneException(Object.Name, Object.ETag, ex);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
-            throw new IOException($"The object store failed while reading '{Object.Name}'.", ex);
+            // An IOException, as the contract says, that carries the refusal.
+            throw new StorageReadException(ex.Message, ex);
         }
     }
 
@@ -114,13 +115,13 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
         {
             if (read == 0)
             {
-                throw new IOException($"The object store ended '{name}' {_remaining} bytes early.");
+                throw new StorageReadException($"The object store ended '{name}' {_remaining} bytes early. Try again.");
             }
 
             _remaining -= read;
             return read;
         }
 
-        private IOException Broken(Exception inner) => new($"The object store failed while sending '{name}'.", inner);
+        private StorageReadException Broken(Exception inner) => new($"The object store failed while sending '{name}'. Try again.", inner);
     }
 }

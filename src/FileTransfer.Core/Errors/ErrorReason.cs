@@ -107,6 +107,18 @@ public static class ErrorReasons
     /// <summary>"FILE_NOT_FOUND" for <see cref="ErrorReason.FileNotFound"/>, and so on.</summary>
     public static string Code(this ErrorReason reason) => Codes[(int)reason];
 
+    /// <summary>
+    /// How long a client should wait before it tries again after a refusal for <paramref name="reason"/>
+    /// when the refusal names no delay of its own (REST <c>Retry-After</c>, gRPC <c>RetryInfo</c>), or
+    /// null when trying again unchanged will not help. The storage being unavailable (an outage, a
+    /// version replaced under a read, a server that is shutting down) is worth a retry soon.
+    /// </summary>
+    public static TimeSpan? RetryDelay(this ErrorReason reason) => reason switch
+    {
+        ErrorReason.StorageUnavailable => TimeSpan.FromSeconds(1),
+        _ => null,
+    };
+
     private static string ToSnake(ErrorReason reason)
     {
         var name = reason.ToString();

@@ -9,7 +9,7 @@ namespace FileTransfer.Server.Grpc;
 /// Turns the core's refusals into status codes for every FileService call, so that the service
 /// calls the core without a try/catch per RPC and no mapping is written twice
 /// (<see cref="GrpcErrors"/> holds the table; the REST twin is the REST error filter). A read of a
-/// version an object store no longer holds (<see cref="VersionGoneException"/>) is one too. Anything else
+/// version the storage failed to read (<see cref="StorageReadException"/>: gone from an object store, or the store stopped answering) is one too. Anything else
 /// passes through: Grpc.AspNetCore logs an unexpected exception and answers UNKNOWN without its message.
 /// </summary>
 internal sealed class CoreErrorInterceptor : Interceptor
@@ -24,7 +24,7 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             throw GrpcErrors.From(ex);
         }
-        catch (VersionGoneException ex)
+        catch (StorageReadException ex)
         {
             throw GrpcErrors.From(ex.ToRefusal());
         }
@@ -40,7 +40,7 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             throw GrpcErrors.From(ex);
         }
-        catch (VersionGoneException ex)
+        catch (StorageReadException ex)
         {
             throw GrpcErrors.From(ex.ToRefusal());
         }
@@ -56,7 +56,7 @@ internal sealed class CoreErrorInterceptor : Interceptor
         {
             throw GrpcErrors.From(ex);
         }
-        catch (VersionGoneException ex)
+        catch (StorageReadException ex)
         {
             throw GrpcErrors.From(ex.ToRefusal());
         }

@@ -68,7 +68,10 @@ internal static class GrpcErrors
     public static RpcException Create(ErrorReason reason, string message, TimeSpan? retryAfter = null) =>
         Status(reason, message, retryAfter).ToRpcException();
 
-    /// <summary>A status with an ErrorInfo detail (and RetryInfo when given), as the status proto carries it in <c>grpc-status-details-bin</c>.</summary>
+    /// <summary>
+    /// A status with an ErrorInfo detail, and RetryInfo when a delay is given or the reason has one
+    /// (<see cref="ErrorReasons.RetryDelay"/>), as the status proto carries it in <c>grpc-status-details-bin</c>.
+    /// </summary>
     public static Google.Rpc.Status Status(ErrorReason reason, string message, TimeSpan? retryAfter = null)
     {
         var status = new Google.Rpc.Status
@@ -77,7 +80,7 @@ internal static class GrpcErrors
             Message = message,
             Details = { Any.Pack(new ErrorInfo { Reason = reason.Code(), Domain = Domain }) },
         };
-        if (retryAfter is { } delay)
+        if ((retryAfter ?? reason.RetryDelay()) is { } delay)
         {
             status.Details.Add(Any.Pack(new RetryInfo { RetryDelay = Duration.FromTimeSpan(delay) }));
         }

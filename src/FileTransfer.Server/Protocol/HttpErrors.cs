@@ -97,6 +97,7 @@ internal static class HttpErrors
         problem.Type = TypeFor(reason) ?? problem.Type;
         problem.Extensions[ReasonMember] = reason.Code();
         Remember(context, reason);
+        SetRetryAfter(context.Response, reason);
         return new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json", "application/problem+xml" } };
     }
 
@@ -124,6 +125,15 @@ internal static class HttpErrors
     /// <inheritdoc cref="Result(HttpContext, ErrorReason, string)"/>
     public static ObjectResult Problem(this ControllerBase controller, ErrorReason reason, string detail) =>
         Result(controller.HttpContext, reason, detail);
+
+    /// <summary>RFC 9110 10.2.3 <c>Retry-After</c> in whole seconds, for a reason worth retrying (<see cref="ErrorReasons.RetryDelay"/>).</summary>
+    public static void SetRetryAfter(HttpResponse response, ErrorReason reason)
+    {
+        if (reason.RetryDelay() is { } delay)
+        {
+            response.Headers.RetryAfter = ((long)Math.Ceiling(delay.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+    }
 
     /// <summary>The reason a request failed for, kept on the request for the transfer log and metrics.</summary>
     public static void Remember(HttpContext context, ErrorReason reason) => context.Features.Set(new FailureFeature(reason));

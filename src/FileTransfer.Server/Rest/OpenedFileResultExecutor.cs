@@ -39,15 +39,16 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         {
             await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
         }
-        catch (VersionGoneException gone) when (!context.HttpContext.Response.HasStarted)
+        catch (StorageReadException failed) when (!context.HttpContext.Response.HasStarted)
         {
-            // An object store that no longer holds the opened version, before a byte was sent: the
-            // client may retry (and gets the current version); never the new bytes under the old headers.
-            var refusal = gone.ToRefusal();
+            // An object store that no longer holds the opened version, or that stopped answering,
+            // before a byte was sent: the client may retry (and gets the current version); never the
+            // new bytes under the old headers. Once bytes went out, the exception cuts the response.
+            var refusal = failed.ToRefusal();
             var http = context.HttpContext;
             http.Response.Clear();
             http.Response.StatusCode = HttpErrors.For(refusal.Reason).Status;
-            http.Response.Headers.RetryAfter = "1";
+            HttpErrors.SetRetryAfter(http.Response, refusal.Reason);
             HttpErrors.Remember(http, refusal.Reason);
             await http.Response.WriteAsJsonAsync(HttpErrors.Problem(refusal.Reason, refusal.Message), (System.Text.Json.JsonSerializerOptions?)null, "application/problem+json", http.RequestAborted);
         }

@@ -20,7 +20,7 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
         context.Result = context.Exception switch
         {
             FileTransferException refused => HttpErrors.Result(http, refused),
-            VersionGoneException gone => HttpErrors.Result(http, gone.ToRefusal().Reason, gone.ToRefusal().Message),
+            StorageReadException failed => HttpErrors.Result(http, failed.ToRefusal()),
             BadHttpRequestException bad => HttpErrors.Result(http, ReasonOf(bad), bad.Message),
             _ when IsClientAbort(context.Exception, http) => Aborted(http),
             _ => null,
