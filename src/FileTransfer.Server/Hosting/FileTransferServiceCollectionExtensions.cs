@@ -37,7 +37,7 @@ public static class FileTransferServiceCollectionExtensions
             });
         services.AddProblemDetails();
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
-        services.AddHealthChecks().AddCheck<StorageHealthCheck>("storage");
+        services.AddFileTransferHealth();
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();
