@@ -50,8 +50,12 @@ internal sealed class S3UploadSessionStore(
         await PutRecordAsync(new S3SessionRecord(session), cancellationToken);
     }
 
-    public async ValueTask<UploadSession?> GetAsync(string id, CancellationToken cancellationToken) =>
-        (await ReadRecordAsync(RecordKey(id), cancellationToken))?.ToSession();
+    public async ValueTask<UploadSession?> GetAsync(string id, CancellationToken cancellationToken)
+    {
+        // A save of this session that an outage interrupted here goes first: the client asks for the offset to resume from.
+        await bucket.Cleanup.RunNowAsync(CleanupKey(id));
+        return (await ReadRecordAsync(RecordKey(id), cancellationToken))?.ToSession();
+    }
 
     public async ValueTask<IUploadSessionLease?> TryAcquireAsync(string id, CancellationToken cancellationToken)
     {
