@@ -48,7 +48,10 @@ internal sealed partial class S3StorageBackend : IDirectDownloads
     /// when one matches, and ignores a list, <c>*</c> or a weak tag in <c>If-None-Match</c>. The server
     /// cannot tell which store it talks to, so it assumes no more than that of any.
     /// </summary>
-    public bool Honours(ForwardedConditions conditions) =>
+    public bool Honours(ForwardedConditions conditions) => StoreHonours(conditions);
+
+    /// <inheritdoc cref="Honours"/>
+    internal static bool StoreHonours(ForwardedConditions conditions) =>
         !conditions.IfRange && AtMostOneStrongTag(conditions.IfMatch) && AtMostOneStrongTag(conditions.IfNoneMatch);
 
     private static bool AtMostOneStrongTag(IReadOnlyList<string> tags) =>
