@@ -50,6 +50,8 @@ public sealed class ShutdownDrainTests : IAsyncLifetime
         using var probes = KestrelFactory.ClientFor(server.Http1, HttpVersion.Version11);
         await UntilAsync(async () => (await probes.GetAsync("/healthz/ready", TestTimeout.Token)).StatusCode == HttpStatusCode.ServiceUnavailable, "not ready");
         Assert.Equal(HttpStatusCode.OK, (await probes.GetAsync("/healthz/live", TestTimeout.Token)).StatusCode);
+        var health = await new global::Grpc.Health.V1.Health.HealthClient(GrpcClients.Channel(server.Http2, apiKey: null)).CheckAsync(new global::Grpc.Health.V1.HealthCheckRequest(), cancellationToken: TestTimeout.Token);
+        Assert.Equal(global::Grpc.Health.V1.HealthCheckResponse.Types.ServingStatus.NotServing, health.Status);
         using (var refused = await probes.GetAsync("/api/files?prefix=drain/", TestTimeout.Token))
         {
             var problem = await Problems.AssertAsync(refused, HttpStatusCode.ServiceUnavailable);
