@@ -182,7 +182,8 @@ public sealed class GatewayProxy : IAsyncDisposable
         return _state == State.Open && !_stop.IsCancellationRequested;
     }
 
-    // Linger 0: close sends RST, as a dead process's kernel does for its connections.
+    // Linger 0: close sends RST, as a dead process's kernel does for its connections. (As
+    // CuttingProxy does; this file is also compiled into the core's tests, which have no CuttingProxy.)
     private static void Reset(Socket socket)
     {
         try
