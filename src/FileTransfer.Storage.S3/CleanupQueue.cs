@@ -11,14 +11,24 @@ namespace FileTransfer.Storage.S3;
 /// each cut write's lease standing for a lease's duration (its own client refused as busy) and its
 /// multipart upload until the daily sweep. One entry per key: queuing a key again replaces its work.
 /// </summary>
-internal sealed class CleanupQueue(ILogger logger) : IDisposable
+internal sealed class CleanupQueue : IDisposable
 {
     /// <summary>Most entries kept: past it, new clean-up is left to the sweep and the leases' expiry.</summary>
     internal const int MaxEntries = 10_000;
 
     private readonly ConcurrentDictionary<string, Entry> _work = new(StringComparer.Ordinal);
     private readonly CancellationTokenSource _stop = new();
+    private readonly CancellationToken _stopping;
+    private readonly ILogger _logger;
     private int _running;
+
+    public CleanupQueue(ILogger logger)
+    {
+        _logger = logger;
+
+        // Kept apart from its source: work queued while the process stops must not touch a disposed one.
+        _stopping = _stop.Token;
+    }
 
     internal TimeSpan FirstRetry { get; set; } = TimeSpan.FromMilliseconds(500);
 
@@ -37,7 +47,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
     {
         if (_work.Count >= MaxEntries && !_work.ContainsKey(key))
         {
-            Log.CleanupDropped(logger, key);
+            Log.CleanupDropped(_logger, key);
             return;
         }
 
@@ -72,6 +82,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
     {
         _stop.Cancel();
         _stop.Dispose();
+        _work.Clear();
     }
 
     private async Task LoopAsync()
@@ -81,7 +92,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
         {
             try
             {
-                await Task.Delay(delay, _stop.Token);
+                await Task.Delay(delay, _stopping);
             }
             catch (OperationCanceledException)
             {
@@ -99,7 +110,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
                     }
                     else
                     {
-                        Log.CleanupAbandoned(logger, key, GiveUpAfter.TotalMinutes);
+                        Log.CleanupAbandoned(_logger, key, GiveUpAfter.TotalMinutes);
                     }
                 }
             }
@@ -121,7 +132,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
         try
         {
             await entry.Work();
-            Log.CleanupDone(logger, key);
+            Log.CleanupDone(_logger, key);
             return true;
         }
         catch (Exception ex) when (S3Failures.IsUnavailable(ex) || ex is FileTransfer.Core.StorageReadException)
@@ -130,7 +141,7 @@ internal sealed class CleanupQueue(ILogger logger) : IDisposable
         }
         catch (Exception ex)
         {
-            Log.CleanupFailed(logger, key, ex);
+            Log.CleanupFailed(_logger, key, ex);
             return true;
         }
     }

@@ -42,7 +42,4 @@ internal sealed class StoreCallHandler(TimeSpan timeout) : PipelineHandler
             context.CancellationToken = caller;
         }
     }
-
-    public override void InvokeSync(IExecutionContext executionContext) =>
-        throw new NotSupportedException("The backend calls the store asynchronously only.");
 }

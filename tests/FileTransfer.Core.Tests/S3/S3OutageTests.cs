@@ -7,12 +7,14 @@ using Microsoft.Extensions.Options;
 namespace FileTransfer.Core.Tests.S3;
 
 /// <summary>
-/// What a store outage leaves behind, cleaned up once the store answers again rather than by the
-/// daily sweep or a lease's expiry: a multipart upload whose abort the store could not take, and a
-/// write lease it could not release (which its own process takes back at once meanwhile). The
-/// backends reach the store through a <see cref="GatewayProxy"/> the test kills and brings back.
+/// The backend while the store is down, through a <see cref="GatewayProxy"/> the test kills and brings
+/// back: every step of a write that the store fails (starting the multipart upload, a part, the
+/// commit's lease) is <see cref="ErrorReason.StorageUnavailable"/>, never an SDK exception; and what
+/// the outage leaves behind is cleaned up once the store answers again rather than by the daily
+/// sweep or a lease's expiry: a multipart upload whose abort the store could not take, and a write
+/// lease it could not release (which its own process takes back at once meanwhile).
 /// </summary>
-public sealed class S3OutageCleanupTests(S3TestBucket bucket) : IClassFixture<S3TestBucket>, IAsyncLifetime
+public sealed class S3OutageTests(S3TestBucket bucket) : IClassFixture<S3TestBucket>, IAsyncLifetime
 {
     private const int Part = 8 * 1024 * 1024;
 
@@ -22,6 +24,31 @@ public sealed class S3OutageCleanupTests(S3TestBucket bucket) : IClassFixture<S3
     private GatewayProxy _gateway = null!;
 
     private static CancellationToken Token => TestTimeout.Token;
+
+    [Fact]
+    public async Task Every_Write_Step_The_Store_Fails_Is_Storage_Unavailable()
+    {
+        var backend = bucket.Backend(_prefix, s => s.ServiceUrl = _gateway.Address.ToString(), maxFileSizeBytes: 64L * 1024 * 1024);
+        await using var starting = await backend.StageAsync("start.bin", null, Token);
+        await using var parted = await backend.StageAsync("part.bin", null, Token);
+        await parted.WriteAsync(TestBytes.Random(Part), Token);
+        await using var small = await backend.StageAsync("small.bin", 10, Token);
+        await small.WriteAsync(TestBytes.Random(10), Token);
+        await small.SealAsync(Token);
+
+        _gateway.Kill();
+        try
+        {
+            await Refusals.AssertAsync(ErrorReason.StorageUnavailable, async () => await starting.WriteAsync(TestBytes.Random(Part), Token));
+            await Refusals.AssertAsync(ErrorReason.StorageUnavailable, async () => await parted.WriteAsync(TestBytes.Random(Part), Token));
+            await Refusals.AssertAsync(ErrorReason.StorageUnavailable, async () => await backend.CommitAsync([new PendingCommit(small, Preconditions.None, new byte[32])], Token));
+            await Refusals.AssertAsync(ErrorReason.StorageUnavailable, async () => await backend.StageAsync("more.bin", null, Token));
+        }
+        finally
+        {
+            _gateway.Resume();
+        }
+    }
 
     [Fact]
     public async Task A_Multipart_Upload_The_Store_Could_Not_Abort_Is_Aborted_Once_It_Answers_Again()
