@@ -59,6 +59,9 @@ internal static partial class Log
     [LoggerMessage(EventId = 224, Level = LogLevel.Information, Message = "Took back the write lease of {Name}, which this server could not release while the object store failed")]
     public static partial void LeaseTakenBack(ILogger logger, string name);
 
+    [LoggerMessage(EventId = 226, Level = LogLevel.Warning, Message = "The object store failed while writing {Key}; its multipart upload {UploadId} is aborted once it answers again")]
+    public static partial void AbortDeferred(ILogger logger, string key, string uploadId);
+
     [LoggerMessage(EventId = 225, Level = LogLevel.Warning, Message = "Upload {UploadId}: the object store failed while saving it; {Bytes} bytes are kept until it answers again")]
     public static partial void SessionSaveHeld(ILogger logger, string uploadId, int bytes);
 }

@@ -27,6 +27,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
     private bool _tailLoaded;
     private bool _changed;
     private bool _broken;
+    private bool _storeFailed;
     private string? _handedOver;
     private UploadSession? _unsaved;
 
@@ -55,8 +56,17 @@ internal sealed class S3SessionLease : IUploadSessionLease
             throw new InvalidOperationException("A write failed after sending a part: only a new lease goes on from the saved state.");
         }
 
-        await _store.Leases.KeepAsync(_lease, cancellationToken);
-        await LoadTailAsync(cancellationToken);
+        ThrowIfStoreFailed();
+        try
+        {
+            await _store.Leases.KeepAsync(_lease, cancellationToken);
+            await LoadTailAsync(cancellationToken);
+        }
+        catch (Exception ex)
+        {
+            NoteFailure(ex);
+            throw;
+        }
 
         var filledBefore = _filled;
         var partsBefore = _parts.Count;
@@ -75,8 +85,10 @@ internal sealed class S3SessionLease : IUploadSessionLease
                 }
             }
         }
-        catch
+        catch (Exception ex)
         {
+            NoteFailure(ex);
+
             // Nothing sent yet: the buffer still holds what it held, and the write counts for nothing.
             // Once a part went up, earlier bytes left the buffer: only the saved state is certain.
             if (_parts.Count == partsBefore)
@@ -97,6 +109,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
         try
         {
             _unsaved = null;
+            ThrowIfStoreFailed();
             await _store.Leases.KeepAsync(_lease, cancellationToken);
             var previousTail = _record.TailKey;
             S3SessionRecord record;
@@ -136,6 +149,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
         catch (Exception ex) when (S3Failures.IsUnavailable(ex) || ex is StorageReadException)
         {
             // Kept to be saved once the store answers, if the lease ends before (see DisposeAsync).
+            NoteFailure(ex);
             _unsaved = session;
             throw;
         }
@@ -212,6 +226,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
     {
         try
         {
+            _storeFailed = false;
             await SaveAsync(unsaved, CancellationToken.None);
         }
         catch (Exception ex) when (!S3Failures.IsUnavailable(ex) && ex is not StorageReadException)
@@ -224,6 +239,19 @@ internal sealed class S3SessionLease : IUploadSessionLease
         ReturnBuffer();
         await _store.Leases.ReleaseAsync(_lease);
     }
+
+    // Once the store failed under this lease, the request's later steps (the saves of a cut request)
+    // fail at once instead of each waiting out the store's deadline again; the save is kept for when it answers.
+    private void ThrowIfStoreFailed()
+    {
+        if (_storeFailed)
+        {
+            throw Failures.Unavailable("The object store failed during this request; what reached it is saved once it answers again.");
+        }
+    }
+
+    private void NoteFailure(Exception exception) =>
+        _storeFailed |= S3Failures.IsUnavailable(exception) || exception is StorageReadException;
 
     /// <summary>
     /// Drops what was written past <paramref name="offset"/>: within the buffer, by shortening it;

@@ -92,11 +92,22 @@ internal sealed partial class S3StorageBackend(
     /// not only at the next sweep: an outage would otherwise leave a part-size buffer's worth of
     /// invisible bytes per cut write for a day.
     /// </summary>
-    internal async Task AbortAsync(string key, string uploadId)
+    /// <param name="key">The upload's key.</param>
+    /// <param name="uploadId">The upload.</param>
+    /// <param name="tryNow">False when the store has just failed this write: the abort is only queued.</param>
+    internal async Task AbortAsync(string key, string uploadId, bool tryNow = true)
     {
         try
         {
-            await AbortNowAsync(key, uploadId);
+            if (tryNow)
+            {
+                await AbortNowAsync(key, uploadId);
+            }
+            else
+            {
+                Log.AbortDeferred(logger, key, uploadId);
+                bucket.Cleanup.Add($"abort of upload {uploadId}", () => AbortNowAsync(key, uploadId));
+            }
         }
         catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {

@@ -103,15 +103,15 @@ internal sealed partial class ShutdownDrain(IServer server, IOptions<ShutdownOpt
         return true;
     }
 
-    [LoggerMessage(EventId = 226, Level = LogLevel.Information, Message = "Stopping: not ready, new transfers refused; waiting up to {DrainSeconds} s for {Running} running transfers (Shutdown:DrainSeconds)")]
+    [LoggerMessage(EventId = 227, Level = LogLevel.Information, Message = "Stopping: not ready, new transfers refused; waiting up to {DrainSeconds} s for {Running} running transfers (Shutdown:DrainSeconds)")]
     private static partial void LogDraining(ILogger logger, int running, double drainSeconds);
 
-    [LoggerMessage(EventId = 227, Level = LogLevel.Information, Message = "Drained: no transfer is running")]
+    [LoggerMessage(EventId = 228, Level = LogLevel.Information, Message = "Drained: no transfer is running")]
     private static partial void LogDrained(ILogger logger);
 
-    [LoggerMessage(EventId = 228, Level = LogLevel.Warning, Message = "Cutting {Running} transfers still running after {DrainSeconds} s; their upload sessions keep what arrived")]
+    [LoggerMessage(EventId = 229, Level = LogLevel.Warning, Message = "Cutting {Running} transfers still running after {DrainSeconds} s; their upload sessions keep what arrived")]
     private static partial void LogCutting(ILogger logger, int running, double drainSeconds);
 
-    [LoggerMessage(EventId = 229, Level = LogLevel.Warning, Message = "{Running} cut transfers had not ended when the server stopped")]
+    [LoggerMessage(EventId = 230, Level = LogLevel.Warning, Message = "{Running} cut transfers had not ended when the server stopped")]
     private static partial void LogStillRunning(ILogger logger, int running);
 }
