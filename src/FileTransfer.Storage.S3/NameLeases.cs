@@ -229,33 +229,40 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
     /// until then the next writer of this process takes the lease back at once, and other replicas
     /// wait for the release or the lease's expiry.
     /// </remarks>
-    internal async Task ReleaseAsync(NameLease lease)
+    /// <param name="lease">The lease.</param>
+    /// <param name="tryNow">False when the store has just failed its holder: the release is only queued.</param>
+    internal async Task ReleaseAsync(NameLease lease, bool tryNow = true)
     {
-        try
+        if (tryNow)
         {
-            await ReleaseNowAsync(lease);
-        }
-        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
-        {
-            Log.LeaseReleaseFailed(logger, lease.Name, ex);
-            _unreleased[lease.Key] = lease;
-            bucket.Cleanup.Add($"release of the write lease of {lease.Name}", async () =>
+            try
             {
-                // Taken back meanwhile: that writer releases it.
-                if (_unreleased.TryRemove(new KeyValuePair<string, NameLease>(lease.Key, lease)))
-                {
-                    try
-                    {
-                        await ReleaseNowAsync(lease);
-                    }
-                    catch (Exception failed) when (S3Failures.IsUnavailable(failed))
-                    {
-                        _unreleased.TryAdd(lease.Key, lease);
-                        throw;
-                    }
-                }
-            });
+                await ReleaseNowAsync(lease);
+                return;
+            }
+            catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
+            {
+                Log.LeaseReleaseFailed(logger, lease.Name, ex);
+            }
         }
+
+        _unreleased[lease.Key] = lease;
+        bucket.Cleanup.Add($"release of the write lease of {lease.Name}", async () =>
+        {
+            // Taken back meanwhile: that writer releases it.
+            if (_unreleased.TryRemove(new KeyValuePair<string, NameLease>(lease.Key, lease)))
+            {
+                try
+                {
+                    await ReleaseNowAsync(lease);
+                }
+                catch (Exception failed) when (S3Failures.IsUnavailable(failed))
+                {
+                    _unreleased.TryAdd(lease.Key, lease);
+                    throw;
+                }
+            }
+        });
     }
 
     // Not the request's token: a client that went away must not leave the name locked.

@@ -217,7 +217,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
         }
 
         ReturnBuffer();
-        await _store.Leases.ReleaseAsync(_lease);
+        await _store.Leases.ReleaseAsync(_lease, tryNow: !_storeFailed);
     }
 
     // The save of a lease that ended while the store failed: tried until the store answers (its
