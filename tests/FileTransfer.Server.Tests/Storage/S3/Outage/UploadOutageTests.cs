@@ -38,24 +38,8 @@ public sealed class UploadOutageTests(OutageServer fixture) : IClassFixture<Outa
             Assert.Equal(HttpStatusCode.Created, first.StatusCode);
         }
 
-        var resume = new TaskCompletionSource<bool>();
-        var put = client.PutAsync("/api/files/" + Name, new PausedContent(TestData.RandomBytes(Size), PauseAt, resume.Task), TestTimeout.Token);
-        await fixture.UntilAPartIsStoredAsync(Name);
-        fixture.Gateway.Kill();
-        try
-        {
-            resume.SetResult(true);
-            using var response = await put;
-
-            var problem = await Problems.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
-            Assert.Equal("STORAGE_UNAVAILABLE", problem.GetProperty("reason").GetString());
-            Assert.NotNull(response.Headers.RetryAfter);
-            Assert.Equal("503", fixture.LoggedStatus(Name));
-        }
-        finally
-        {
-            fixture.Gateway.Resume();
-        }
+        await AssertRefusedByADeadGatewayAsync(client, new HttpRequestMessage(HttpMethod.Put, "/api/files/" + Name), TestData.RandomBytes(Size), Name);
+        Assert.Equal("503", fixture.LoggedStatus(Name));
 
         var stored = await client.GetByteArrayAsync("/api/files/" + Name, TestTimeout.Token);
         Assert.Equal(SHA256.HashData(previous), SHA256.HashData(stored));
@@ -102,26 +86,7 @@ public sealed class UploadOutageTests(OutageServer fixture) : IClassFixture<Outa
         var source = TestData.RandomBytes(Size);
         var location = await Tus.CreateAsync(client, Name, source.Length);
 
-        var resume = new TaskCompletionSource<bool>();
-        var patch = Tus.Patch(location, 0, []);
-        patch.Content = new PausedContent(source, PauseAt, resume.Task);
-        patch.Content.Headers.ContentType = new("application/offset+octet-stream");
-        var sent = client.SendAsync(patch, TestTimeout.Token);
-        await fixture.UntilAPartIsStoredAsync(Name);
-        fixture.Gateway.Kill();
-        try
-        {
-            resume.SetResult(true);
-            using var response = await sent;
-
-            var problem = await Problems.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
-            Assert.Equal("STORAGE_UNAVAILABLE", problem.GetProperty("reason").GetString());
-            Assert.NotNull(response.Headers.RetryAfter);
-        }
-        finally
-        {
-            fixture.Gateway.Resume();
-        }
+        await AssertRefusedByADeadGatewayAsync(client, Tus.Patch(location, 0, []), source, Name);
 
         // Back: the offset keeps what reached the store (at least the part), and the client goes on at once.
         using var head = await client.SendAsync(Tus.Head(location), TestTimeout.Token);
@@ -165,6 +130,34 @@ public sealed class UploadOutageTests(OutageServer fixture) : IClassFixture<Outa
         Assert.True(done.Complete);
         var stored = await GrpcTransfers.DownloadAsync(grpc, Name, TestTimeout.Token);
         Assert.Equal(GrpcTransfers.Sha256Hex(source), GrpcTransfers.Sha256Hex(stored.Bytes));
+    }
+
+    // Sends the request with source as its body, paused past the first part; kills the gateway once
+    // that part is in the store, sends the rest: the answer is 503 STORAGE_UNAVAILABLE with
+    // Retry-After. The gateway is back afterwards.
+    private async Task AssertRefusedByADeadGatewayAsync(HttpClient client, HttpRequestMessage request, byte[] source, string name)
+    {
+        var resume = new TaskCompletionSource<bool>();
+        var contentType = request.Content?.Headers.ContentType;
+        request.Content = new PausedContent(source, PauseAt, resume.Task);
+        request.Content.Headers.ContentType = contentType;
+        var sent = client.SendAsync(request, TestTimeout.Token);
+        await fixture.UntilAPartIsStoredAsync(name);
+        fixture.Gateway.Kill();
+        try
+        {
+            resume.SetResult(true);
+            using var response = await sent;
+
+            var problem = await Problems.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
+            Assert.Equal("STORAGE_UNAVAILABLE", problem.GetProperty("reason").GetString());
+            Assert.NotNull(response.Headers.RetryAfter);
+        }
+        finally
+        {
+            fixture.Gateway.Resume();
+            request.Dispose();
+        }
     }
 
     // The rest of the bytes, once the gateway died: the call's status is the answer (the sending
