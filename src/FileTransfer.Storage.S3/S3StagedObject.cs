@@ -25,6 +25,7 @@ internal sealed class S3StagedObject : IStagedObject
     private int _held;
     private bool _sealed;
     private bool _committed;
+    private bool _storeFailed;
 
     public S3StagedObject(S3StorageBackend backend, string name, string key, int partSize, long? declaredLength)
     {
@@ -130,7 +131,10 @@ internal sealed class S3StagedObject : IStagedObject
         if (!_committed && UploadId is { } uploadId)
         {
             UploadId = null;
-            await _backend.AbortAsync(Key, uploadId);
+
+            // A store that just failed this write is not asked again now (the client would wait out its
+            // deadline once more): the abort waits until it answers.
+            await _backend.AbortAsync(Key, uploadId, tryNow: !_storeFailed);
         }
     }
 
@@ -156,11 +160,19 @@ internal sealed class S3StagedObject : IStagedObject
 
     private async Task UploadPartAsync(CancellationToken cancellationToken)
     {
-        UploadId ??= await _backend.StartMultipartAsync(Key, cancellationToken);
-        var number = _parts.Count + 1;
-        var etag = await _backend.UploadPartAsync(Key, UploadId, number, _buffer.AsMemory(0, _filled), cancellationToken);
-        _parts.Add(new PartETag(number, etag));
-        _filled = 0;
+        try
+        {
+            UploadId ??= await _backend.StartMultipartAsync(Key, cancellationToken);
+            var number = _parts.Count + 1;
+            var etag = await _backend.UploadPartAsync(Key, UploadId, number, _buffer.AsMemory(0, _filled), cancellationToken);
+            _parts.Add(new PartETag(number, etag));
+            _filled = 0;
+        }
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
+        {
+            _storeFailed = true;
+            throw;
+        }
     }
 
     private void ReturnBuffer()

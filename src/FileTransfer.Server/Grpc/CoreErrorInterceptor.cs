@@ -8,8 +8,9 @@ namespace FileTransfer.Server.Grpc;
 /// <summary>
 /// Turns what a FileService call throws into its status, so that the service calls the core without
 /// a try/catch per RPC and no mapping is written twice (<see cref="GrpcErrors"/> holds the table; the
-/// REST twin is the REST error filter): a core refusal, and a read of a version an object store no
-/// longer holds (<see cref="VersionGoneException"/>), become their status with ErrorInfo. An exception
+/// REST twin is the REST error filter): a core refusal, and a read the storage failed
+/// (<see cref="StorageReadException"/>: a version an object store no longer holds, or a store that
+/// stopped answering), become their status with ErrorInfo. An exception
 /// the server did not foresee is logged whole and answered UNKNOWN (the status Grpc.AspNetCore gives
 /// it) with the reason INTERNAL_ERROR and nothing of the exception. A status already made (an
 /// <see cref="RpcException"/>) and a call the client cancelled or let expire pass through.
@@ -59,8 +60,8 @@ internal sealed partial class CoreErrorInterceptor(ILogger<CoreErrorInterceptor>
         {
             case FileTransferException refused:
                 return GrpcErrors.From(refused);
-            case VersionGoneException gone:
-                return GrpcErrors.From(gone.ToRefusal());
+            case StorageReadException failed:
+                return GrpcErrors.From(failed.ToRefusal());
             case RpcException:
                 return null;
             case OperationCanceledException or IOException when context.CancellationToken.IsCancellationRequested:

@@ -24,6 +24,8 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseExceptionHandler();
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
+        // Before the transfer log and the security checks: a refusal while stopping costs nothing more.
+        app.UseDrainGate();
         app.UseTransferDiagnostics();
         EncodedSeparators.Use(app);
 
@@ -31,7 +33,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
 
         app.MapControllers().RequireOperationScopes();
         app.MapFileTransferGrpc();
-        app.MapHealthChecks("/healthz");
+        app.MapFileTransferHealth();
         app.MapRuntimeEndpoint();
         app.MapOpenApi();
         app.UseSwaggerUI(options =>

@@ -41,7 +41,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddExceptionHandler<ProblemExceptionHandler>();
         services.Configure<ExceptionHandlerOptions>(options => options.SuppressDiagnosticsCallback = ProblemExceptionHandler.SuppressDiagnostics);
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
-        services.AddHealthChecks().AddCheck<StorageHealthCheck>("storage");
+        services.AddFileTransferHealth();
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();

@@ -5,7 +5,8 @@ namespace FileTransfer.Server.Protocol;
 /// <summary>
 /// The refusal an exception thrown while answering a request stands for, one mapping for the REST
 /// error filter and the exception handler (the gRPC twin is the error interceptor): a core refusal
-/// is itself; a version an object store no longer holds is <see cref="ErrorReason.StorageUnavailable"/>;
+/// is itself; a read the storage failed (a version an object store no longer holds, a store that
+/// stopped answering) is <see cref="ErrorReason.StorageUnavailable"/>;
 /// Kestrel's refusals of a body are what Kestrel refused it for. Anything else is no refusal but a
 /// failure of the server's own.
 /// </summary>
@@ -14,7 +15,7 @@ internal static class ExceptionRefusals
     public static FileTransferException? Of(Exception exception) => exception switch
     {
         FileTransferException refused => refused,
-        VersionGoneException gone => gone.ToRefusal(),
+        StorageReadException failed => failed.ToRefusal(),
         BadHttpRequestException bad => new FileTransferException(ReasonOf(bad), bad.Message),
         _ => null,
     };

@@ -40,12 +40,13 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         {
             await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
         }
-        catch (VersionGoneException gone) when (!context.HttpContext.Response.HasStarted)
+        catch (StorageReadException failed) when (!context.HttpContext.Response.HasStarted)
         {
-            // An object store that no longer holds the opened version, before a byte was sent: the
-            // client may retry (and gets the current version); never the new bytes under the old headers.
+            // An object store that no longer holds the opened version, or that stopped answering,
+            // before a byte was sent: the client may retry (and gets the current version); never the
+            // new bytes under the old headers. Once bytes went out, the exception cuts the response.
             context.HttpContext.Response.Clear();
-            await ProblemWriter.WriteAsync(context.HttpContext, gone.ToRefusal());
+            await ProblemWriter.WriteAsync(context.HttpContext, failed.ToRefusal());
         }
     }
 

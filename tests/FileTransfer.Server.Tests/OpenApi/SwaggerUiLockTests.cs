@@ -32,6 +32,8 @@ public sealed partial class SwaggerUiLockTests
             new Dictionary<string, bool>
             {
                 ["GET /healthz"] = false,
+                ["GET /healthz/live"] = false,
+                ["GET /healthz/ready"] = false,
                 ["GET /metrics"] = false,
                 ["GET /openapi/v1.json"] = false,
                 ["POST /api/links"] = true,
