@@ -192,14 +192,15 @@ internal sealed class Download(
         {
             var of = _file is { Size: >= 0 } file ? $" of {file.Size}" : string.Empty;
             throw new FileTransferException(lost.Kind,
-                $"The connection was lost after {_offset}{of} bytes of '{name}'{(_backoff.Retries > 0 ? $" and {_backoff.Retries} retries" : string.Empty)}: {lost.Message}",
+                $"The download of '{name}' stopped after {_offset}{of} bytes{(_backoff.Retries > 0 ? $" and {_backoff.Retries} retries" : string.Empty)}: {lost.Message}",
                 lost.Status, lost.Detail, lost);
         }
     }
 
     private static bool IsLost(Exception e, StallGuard stall, CancellationToken cancellationToken) =>
         !cancellationToken.IsCancellationRequested
-        && (e is FileTransferException { Kind: FileTransferErrorKind.ConnectionLost } || (e is OperationCanceledException && stall.Stalled));
+        && (e is FileTransferException { Kind: FileTransferErrorKind.ConnectionLost or FileTransferErrorKind.ServiceUnavailable }
+            || (e is OperationCanceledException && stall.Stalled));
 
     private static FileTransferException Lost(Exception e, StallGuard stall) =>
         e as FileTransferException ?? new FileTransferException(FileTransferErrorKind.ConnectionLost, $"no data for {stall.Limit.TotalSeconds:0} s", innerException: e);
