@@ -6,8 +6,9 @@ namespace FileTransfer.Client.Transfers;
 /// <summary>
 /// One download, for every protocol: resumes after bytes already in the destination (asking for
 /// the rest only while the file keeps their ETag), resumes a dropped connection from where it
-/// stopped (bounded retries with backoff), hashes the whole file as it is written and compares
-/// it with the SHA-256 the server announced. <c>path</c> is the local file the
+/// stopped (bounded retries with backoff), writes and hashes the whole file on another thread
+/// than the one that receives it (<see cref="HashingWriter"/>) and compares the digest with the
+/// SHA-256 the server announced. <c>path</c> is the local file the
 /// destination becomes, for the result.
 /// </summary>
 internal sealed class Download(
@@ -15,6 +16,7 @@ internal sealed class Download(
 {
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly Backoff _backoff = new(settings.MaxRetries, settings.RetryDelay);
+    private HashingWriter? _writer;
     // Where the file starts in the destination, and how many of its bytes are there.
     private long _origin;
     private long _offset;
@@ -26,6 +28,7 @@ internal sealed class Download(
     {
         using var hash = _hash;
         var ifRange = await PrepareAsync(cancellationToken);
+        await using var writer = _writer = new HashingWriter(destination, _hash);
         var restarted = DownloadRestartReason.None;
         while (true)
         {
@@ -38,7 +41,7 @@ internal sealed class Download(
             catch (FileTransferException e) when (e.Kind == FileTransferErrorKind.RangeNotSatisfiable && _offset > 0 && _file is null)
             {
                 // The bytes already there are at least as long as the file now is: not a prefix of it.
-                StartOver();
+                await StartOverAsync(cancellationToken);
                 restarted = DownloadRestartReason.PartLongerThanFile;
                 ifRange = null;
                 continue;
@@ -61,7 +64,7 @@ internal sealed class Download(
                 if (response.Offset != _offset)
                 {
                     // The file changed since the bytes already there were written (RFC 9110 13.1.5): the whole file follows.
-                    StartOver();
+                    await StartOverAsync(cancellationToken);
                     restarted = DownloadRestartReason.FileChanged;
                 }
 
@@ -86,6 +89,7 @@ internal sealed class Download(
             }
         }
 
+        await writer.DrainAsync(cancellationToken);
         await destination.FlushAsync(cancellationToken);
         var actual = _hash.GetHashAndReset();
         if (_file.Size >= 0 && _offset != _file.Size)
@@ -155,16 +159,17 @@ internal sealed class Download(
             }
 
             var chunk = chunks.Current;
-            await destination.WriteAsync(chunk, stall.Token);
-            _hash.AppendData(chunk.Span);
+            await _writer!.WriteAsync(chunk, stall.Token);
             _offset += chunk.Length;
             _backoff.Progressed();
             Report(_offset, complete: false);
         }
     }
 
-    private void StartOver()
+    private async Task StartOverAsync(CancellationToken cancellationToken)
     {
+        // What was handed to the writer is written and hashed before the destination is cut back.
+        await _writer!.DrainAsync(cancellationToken);
         if (_offset > 0)
         {
             if (!destination.CanSeek)
