@@ -6,9 +6,9 @@ namespace FileTransfer.Client.Transfers;
 /// <summary>
 /// One download, for every protocol: resumes after bytes already in the destination (asking for
 /// the rest only while the file keeps their ETag), resumes a dropped connection from where it
-/// stopped (bounded retries with backoff), writes and hashes the whole file on another thread
-/// than the one that receives it (<see cref="HashingWriter"/>) and compares the digest with the
-/// SHA-256 the server announced. <c>path</c> is the local file the
+/// stopped (bounded retries with backoff), hashes the whole file as it is written, on another
+/// thread than the one that receives it (<see cref="BackgroundHash"/>), and compares the digest
+/// with the SHA-256 the server announced. <c>path</c> is the local file the
 /// destination becomes, for the result.
 /// </summary>
 internal sealed class Download(
@@ -16,7 +16,7 @@ internal sealed class Download(
 {
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly Backoff _backoff = new(settings.MaxRetries, settings.RetryDelay);
-    private HashingWriter? _writer;
+    private BackgroundHash? _hashing;
     // Where the file starts in the destination, and how many of its bytes are there.
     private long _origin;
     private long _offset;
@@ -28,7 +28,7 @@ internal sealed class Download(
     {
         using var hash = _hash;
         var ifRange = await PrepareAsync(cancellationToken);
-        await using var writer = _writer = new HashingWriter(destination, _hash);
+        await using var hashing = _hashing = new BackgroundHash(_hash);
         var restarted = DownloadRestartReason.None;
         while (true)
         {
@@ -89,9 +89,8 @@ internal sealed class Download(
             }
         }
 
-        await writer.DrainAsync(cancellationToken);
         await destination.FlushAsync(cancellationToken);
-        var actual = _hash.GetHashAndReset();
+        var actual = await hashing.FinishAsync(cancellationToken);
         if (_file.Size >= 0 && _offset != _file.Size)
         {
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost, $"The download of '{name}' stopped after {_offset} of {_file.Size} bytes.");
@@ -159,7 +158,8 @@ internal sealed class Download(
             }
 
             var chunk = chunks.Current;
-            await _writer!.WriteAsync(chunk, stall.Token);
+            await destination.WriteAsync(chunk, stall.Token);
+            await _hashing!.AppendAsync(chunk, stall.Token);
             _offset += chunk.Length;
             _backoff.Progressed();
             Report(_offset, complete: false);
@@ -168,8 +168,6 @@ internal sealed class Download(
 
     private async Task StartOverAsync(CancellationToken cancellationToken)
     {
-        // What was handed to the writer is written and hashed before the destination is cut back.
-        await _writer!.DrainAsync(cancellationToken);
         if (_offset > 0)
         {
             if (!destination.CanSeek)
@@ -188,7 +186,7 @@ internal sealed class Download(
 
         _offset = 0;
         _startedAt = 0;
-        _hash.GetHashAndReset();
+        await _hashing!.ResetAsync(cancellationToken);
     }
 
     private async Task RetryOrThrowAsync(FileTransferException lost, CancellationToken cancellationToken)
