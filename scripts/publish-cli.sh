@@ -12,4 +12,8 @@ if [[ -x $out/filetransfer && $# -eq 0 ]] && [[ -z $(find src/FileTransfer.Cli s
   echo "$out/filetransfer is up to date"
   exit 0
 fi
+started=$(mktemp)
+trap 'rm -f "$started"' EXIT
 dotnet publish src/FileTransfer.Cli -c Release --use-current-runtime -p:PublishAot=true -o "$out" "$@"
+# Dated when the publish started: a source changed while it ran makes the next call publish again.
+touch -r "$started" "$out/filetransfer"
