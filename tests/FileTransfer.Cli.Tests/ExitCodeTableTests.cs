@@ -16,19 +16,7 @@ public sealed class ExitCodeTableTests(ReasonServerFixture fixture) : IClassFixt
     private static readonly IReadOnlyDictionary<string, string> Documented = ReasonTable.Read("docs/cli.md", "Exit codes");
     private readonly TempStorage _local = new();
 
-    public static TheoryData<string, string> Cases()
-    {
-        var cases = new TheoryData<string, string>();
-        foreach (var reason in ReasonServer.Reasons)
-        {
-            foreach (var protocol in new[] { "rest", "grpc" })
-            {
-                cases.Add(reason, protocol);
-            }
-        }
-
-        return cases;
-    }
+    public static TheoryData<string, string> Cases() => ReasonServer.OnEach("rest", "grpc");
 
     [Fact]
     public void Every_Reason_Is_In_The_Table_Once()

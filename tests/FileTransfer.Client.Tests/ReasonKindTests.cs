@@ -14,19 +14,7 @@ public sealed class ReasonKindTests(ReasonServerFixture fixture) : IClassFixture
 {
     private static readonly IReadOnlyDictionary<string, string> Documented = ReasonTable.Read("docs/client-library.md", "Errors: one kind per reason");
 
-    public static TheoryData<string, FileTransferProtocol> Cases()
-    {
-        var cases = new TheoryData<string, FileTransferProtocol>();
-        foreach (var reason in ReasonServer.Reasons)
-        {
-            foreach (var protocol in new[] { FileTransferProtocol.Rest, FileTransferProtocol.Grpc })
-            {
-                cases.Add(reason, protocol);
-            }
-        }
-
-        return cases;
-    }
+    public static TheoryData<string, FileTransferProtocol> Cases() => ReasonServer.OnEach(FileTransferProtocol.Rest, FileTransferProtocol.Grpc);
 
     [Fact]
     public void Every_Reason_Is_In_The_Documented_Table_And_Nothing_Else()

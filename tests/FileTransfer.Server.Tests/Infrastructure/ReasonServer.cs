@@ -54,6 +54,21 @@ public sealed class ReasonServer : IDisposable
     public static IReadOnlyList<string> Reasons { get; } =
         [.. Enum.GetValues<ErrorReason>().Select(r => r.Code()), .. Announced.Keys.Where(IsAnnouncedOnly)];
 
+    /// <summary>Every reason paired with each of <paramref name="protocols"/> (however a test names them), for a theory.</summary>
+    public static TheoryData<string, T> OnEach<T>(params T[] protocols)
+    {
+        var cases = new TheoryData<string, T>();
+        foreach (var reason in Reasons)
+        {
+            foreach (var protocol in protocols)
+            {
+                cases.Add(reason, protocol);
+            }
+        }
+
+        return cases;
+    }
+
     /// <summary>The file whose download is refused with <paramref name="reason"/>.</summary>
     public static string NameFor(string reason) => Folder + reason;
 
