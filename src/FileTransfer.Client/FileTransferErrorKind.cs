@@ -7,10 +7,10 @@ namespace FileTransfer.Client;
 /// </summary>
 public enum FileTransferErrorKind
 {
-    /// <summary>Anything else: a server error, or a reason this client does not know (REST 5xx without a reason, gRPC INTERNAL, UNKNOWN).</summary>
+    /// <summary>Anything else: a server error (reason <c>INTERNAL_ERROR</c>), or a reason this client does not know (REST 5xx without a reason, gRPC INTERNAL, UNKNOWN).</summary>
     ServerError,
 
-    /// <summary>The server refused the request, e.g. a file name that could leave the storage root (reasons <c>INVALID_FILE_NAME</c>, <c>INVALID_RANGE</c>, <c>INVALID_UPLOAD_STREAM</c>, <c>INVALID_PAGE_REQUEST</c>, <c>INVALID_LINK_REQUEST</c>, <c>MALFORMED_MESSAGE</c>).</summary>
+    /// <summary>The server refused the request, e.g. a file name that could leave the storage root (reasons <c>INVALID_FILE_NAME</c>, <c>INVALID_RANGE</c>, <c>INVALID_UPLOAD_STREAM</c>, <c>INVALID_PAGE_REQUEST</c>, <c>INVALID_LINK_REQUEST</c>, <c>MALFORMED_MESSAGE</c>, <c>UNSUPPORTED_MEDIA_TYPE</c>).</summary>
     InvalidRequest,
 
     /// <summary>No or an unknown API key, or a bad signed link (reason <c>UNAUTHENTICATED</c>).</summary>
@@ -49,7 +49,7 @@ public enum FileTransferErrorKind
     /// <summary>The server cannot be reached, or the connection broke or stalled mid-transfer (gRPC UNAVAILABLE without a reason; reason <c>UPLOAD_IDLE</c>: the server stopped waiting for an upload's bytes).</summary>
     ConnectionLost,
 
-    /// <summary>The server does not offer the chosen protocol at that address (gRPC UNIMPLEMENTED, no HTTP/2 on the port, or reason <c>UNSUPPORTED_PROTOCOL_VERSION</c>).</summary>
+    /// <summary>The server does not offer the chosen protocol at that address (gRPC UNIMPLEMENTED, no HTTP/2 on the port, or reasons <c>UNSUPPORTED_PROTOCOL_VERSION</c>, <c>ROUTE_NOT_FOUND</c>, <c>METHOD_NOT_ALLOWED</c>).</summary>
     ProtocolUnavailable,
 
     /// <summary>The upload would take a folder past its quota (reason <c>QUOTA_EXCEEDED</c>); nothing was stored.</summary>

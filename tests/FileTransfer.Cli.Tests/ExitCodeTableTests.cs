@@ -21,7 +21,8 @@ public sealed class ExitCodeTableTests(ReasonServerFixture fixture) : IClassFixt
     [Fact]
     public void Every_Reason_Is_In_The_Table_Once()
     {
-        Assert.Equal(ReasonServer.Reasons.Order(), Documented.Keys.Order());
+        // The table may already name reasons this server does not send yet (decided ahead of the issue that adds them).
+        Assert.Empty(ReasonServer.Reasons.Except(Documented.Keys));
     }
 
     [Fact]

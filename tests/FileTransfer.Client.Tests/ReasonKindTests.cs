@@ -17,9 +17,10 @@ public sealed class ReasonKindTests(ReasonServerFixture fixture) : IClassFixture
     public static TheoryData<string, FileTransferProtocol> Cases() => ReasonServer.OnEach(FileTransferProtocol.Rest, FileTransferProtocol.Grpc);
 
     [Fact]
-    public void Every_Reason_Is_In_The_Documented_Table_And_Nothing_Else()
+    public void Every_Reason_Is_In_The_Documented_Table()
     {
-        Assert.Equal(ReasonServer.Reasons.Order(), Documented.Keys.Order());
+        // The table may already name reasons this server does not send yet (decided ahead of the issue that adds them).
+        Assert.Empty(ReasonServer.Reasons.Except(Documented.Keys));
     }
 
     [Theory]

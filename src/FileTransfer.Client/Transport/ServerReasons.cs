@@ -44,6 +44,11 @@ internal static class ServerReasons
         ["UPLOAD_BUSY"] = UploadBusy,
         ["UPLOAD_COMPLETED"] = UploadCompleted,
 
+        ["UNSUPPORTED_MEDIA_TYPE"] = InvalidRequest,
+        ["ROUTE_NOT_FOUND"] = ProtocolUnavailable,
+        ["METHOD_NOT_ALLOWED"] = ProtocolUnavailable,
+        ["INTERNAL_ERROR"] = ServerError,
+
         // Reasons of issues 27, 28 and 30, decided here before the server sends them.
         ["QUOTA_EXCEEDED"] = QuotaExceeded,
         ["TOO_MANY_UPLOADS"] = TooManyUploads,
@@ -75,7 +80,7 @@ internal static class ServerReasons
         RateLimited => $"Rate limited ({status}): {detail}",
         DigestMismatch => $"The server refused the bytes of '{name}': they do not match the SHA-256 or length that was sent ({status}): {detail}",
         ConnectionLost => $"The server stopped waiting for the bytes of '{name}' ({status}): {detail}",
-        ProtocolUnavailable => $"The server does not speak this client's protocol version ({status}): {detail}",
+        ProtocolUnavailable => $"The server does not serve this request here: a path, method or protocol version it does not have ({status}): {detail}",
         QuotaExceeded => $"Over quota ({status}): {detail}",
         ServiceUnavailable => $"The server cannot serve '{name}' now; try again later ({status}): {detail}",
         TooManyUploads => $"Too many unfinished uploads ({status}): {detail}",

@@ -48,6 +48,11 @@ public sealed class ErrorReasonStatusTests(ReasonServerFixture fixture) : IClass
         ["UNSUPPORTED_PROTOCOL_VERSION"] = (412, StatusCode.InvalidArgument),
         ["DIRECT_DOWNLOAD_UNAVAILABLE"] = (409, StatusCode.FailedPrecondition),
 
+        ["UNSUPPORTED_MEDIA_TYPE"] = (415, StatusCode.InvalidArgument),
+        ["ROUTE_NOT_FOUND"] = (404, StatusCode.Unimplemented),
+        ["METHOD_NOT_ALLOWED"] = (405, StatusCode.Unimplemented),
+        ["INTERNAL_ERROR"] = (500, StatusCode.Unknown),
+
         // This round's issues 27, 28 and 30, as they announce them.
         ["QUOTA_EXCEEDED"] = (507, StatusCode.ResourceExhausted),
         ["TOO_MANY_UPLOADS"] = (429, StatusCode.ResourceExhausted),
