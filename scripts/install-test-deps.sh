@@ -6,7 +6,7 @@
 # @grpc/proto-loader and tus-js-client 4.3.1 for the resumable-upload interop tests (`npm ci` in
 # tests/interop/node, from its committed package-lock.json), and
 # Debian's chromium for the Swagger UI test and the web page's tests, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
-# that scripts/ceph-rgw.sh starts for the S3 tests.
+# that scripts/ceph-rgw.sh starts for the S3 tests, and clang with zlib1g-dev for the CLI's Native AOT build.
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +32,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
 command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
 command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
+# Native AOT's toolchain for the CLI's native build (scripts/publish-cli.sh), which a CLI test and
+# the benchmark publish: clang compiles and links, zlib1g-dev is a library the runtime links in.
+command -v clang >/dev/null 2>&1 || missing+=(clang)
+dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
 
 if ((${#missing[@]} > 0)); then
   sudo=""
