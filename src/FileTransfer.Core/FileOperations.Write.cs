@@ -5,24 +5,28 @@ namespace FileTransfer.Core;
 public sealed partial class FileOperations
 {
     /// <summary>
-    /// Checks what can be checked before any byte arrives (name, declared size against the limit,
-    /// preconditions against the current version) and stages the write in the backend.
+    /// Checks what can be checked before any byte arrives (the caller's right to write the name,
+    /// name, declared size against the limit, preconditions against the current version) and stages
+    /// the write in the backend.
     /// </summary>
-    public async ValueTask<Upload> BeginUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    public async ValueTask<Upload> BeginUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
-        var (name, maxBytes) = await CheckUploadAsync(request, cancellationToken);
+        (request, var name, var maxBytes) = await CheckUploadAsync(caller, request, cancellationToken);
         var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
         return new Upload(request, staged, maxBytes);
     }
 
     /// <summary>
     /// What every upload, streamed or resumable, is held to before its first byte: the name, the
-    /// declared size against the limit (the storage's, or the request's narrower one), and the
-    /// preconditions against the current version. Returns the name and the limit in force.
+    /// caller's right to write it, the declared size against the limit (the storage's, or the
+    /// request's narrower one), and the preconditions against the current version. Returns the request
+    /// as the caller's grant narrows it (a signed link's cap and digest), the name and the limit in force.
     /// </summary>
-    internal async ValueTask<(string Name, long MaxBytes)> CheckUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    internal async ValueTask<(UploadRequest Request, string Name, long MaxBytes)> CheckUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
         var name = FileNames.Validate(request.Name);
+        AccessPolicy.Demand(caller, FileOperation.Write, name);
+        request = AccessPolicy.Narrow(caller, request);
         var maxBytes = Math.Min(options.Value.MaxFileSizeBytes, request.MaxBytes ?? long.MaxValue);
         if (request.DeclaredLength is { } declared && declared > maxBytes)
         {
@@ -36,7 +40,7 @@ public sealed partial class FileOperations
             request.Preconditions.Check(name, await backend.StatAsync(name, cancellationToken));
         }
 
-        return (name, maxBytes);
+        return (request, name, maxBytes);
     }
 
     /// <summary>
@@ -88,10 +92,11 @@ public sealed partial class FileOperations
         return results;
     }
 
-    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="preconditions"/> hold.</summary>
-    public async ValueTask DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="caller"/> may and <paramref name="preconditions"/> hold.</summary>
+    public async ValueTask DeleteAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
+        AccessPolicy.Demand(caller, FileOperation.Delete, name);
         if (!await backend.DeleteAsync(name, preconditions, cancellationToken))
         {
             throw Failures.NotFound(name);

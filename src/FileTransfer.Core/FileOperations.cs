@@ -8,6 +8,8 @@ namespace FileTransfer.Core;
 /// over whichever backend holds the files. The REST controllers and the gRPC service only translate
 /// their wire types to these calls; names, limits, digests, preconditions, listing tokens and
 /// errors are decided here (or, for what only the medium knows, by the backend) and nowhere else.
+/// Every operation receives its <see cref="Caller"/> and asks <see cref="AccessPolicy"/> first,
+/// before the backend is asked anything.
 /// </summary>
 public sealed partial class FileOperations(
     IStorageBackend backend,
@@ -18,10 +20,11 @@ public sealed partial class FileOperations(
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 
-    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>).</summary>
-    public async ValueTask<FileVersion> StatAsync(string name, CancellationToken cancellationToken)
+    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>), if <paramref name="caller"/> may read it.</summary>
+    public async ValueTask<FileVersion> StatAsync(Caller caller, string name, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
+        AccessPolicy.Demand(caller, FileOperation.Read, name);
         var found = await backend.StatAsync(name, cancellationToken) ?? throw Failures.NotFound(name);
         return Describe(found);
     }

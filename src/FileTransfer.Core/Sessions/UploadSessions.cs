@@ -62,7 +62,7 @@ public sealed partial class UploadSessions
     /// preconditions and a signed link's cap), owned by <paramref name="caller"/>. Refuses what any
     /// upload of the same request would be refused before its first byte.
     /// </summary>
-    public async ValueTask<UploadSession> CreateAsync(UploadRequest request, UploadCaller caller, string? metadata, CancellationToken cancellationToken)
+    public async ValueTask<UploadSession> CreateAsync(UploadRequest request, Caller caller, string? metadata, CancellationToken cancellationToken)
     {
         var store = Store;
         if (metadata is not null && System.Text.Encoding.UTF8.GetByteCount(metadata) > MaxMetadataBytes)
@@ -70,9 +70,9 @@ public sealed partial class UploadSessions
             throw new FileTransferException(ErrorReason.InvalidUploadStream, $"The upload metadata is longer than {MaxMetadataBytes} bytes.");
         }
 
-        var (name, maxBytes) = await Files.CheckUploadAsync(request, cancellationToken);
+        (request, var name, var maxBytes) = await Files.CheckUploadAsync(caller, request, cancellationToken);
         var now = Time.GetUtcNow();
-        var session = new UploadSession(UploadSessionIds.New(), name, caller.Owner, now, now + _options.Expiry)
+        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.Expiry)
         {
             Length = request.DeclaredLength,
             MaxBytes = maxBytes,
@@ -82,14 +82,14 @@ public sealed partial class UploadSessions
             HashState = new ResumableSha256().Export(),
         };
         await store.CreateAsync(session, cancellationToken);
-        LogCreated(_logger, session.Id, name, caller.Owner, session.Length);
+        LogCreated(_logger, session.Id, name, caller.Id, session.Length);
         return session;
     }
 
-    /// <summary>The session as saved, for its owner (or a caller that may use any); refuses an unknown, foreign or expired one.</summary>
-    public async ValueTask<UploadSession> GetAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    /// <summary>The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown, foreign or expired one.</summary>
+    public async ValueTask<UploadSession> GetAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
-        var session = await FindAsync(id, caller, cancellationToken);
+        var session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
         return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
     }
 
@@ -101,7 +101,12 @@ public sealed partial class UploadSessions
     public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
     {
         // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
-        await GetAsync(request.Id, request.Caller, cancellationToken);
+        var found = await FindAsync(request.Id, request.Caller, SessionUse.Write, cancellationToken);
+        if (IsExpired(found))
+        {
+            throw Failures.UploadExpired(found.ExpiresAt);
+        }
+
         var lease = await Store.TryAcquireAsync(request.Id, cancellationToken) ?? throw Failures.UploadBusy();
         try
         {
@@ -132,9 +137,9 @@ public sealed partial class UploadSessions
     /// Cancels a session: its record and bytes are removed. A writer of this process still appending
     /// to it is stopped first; one elsewhere makes the cancel fail as busy.
     /// </summary>
-    public async ValueTask CancelAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    public async ValueTask CancelAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
-        await FindAsync(id, caller, cancellationToken);
+        await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
         var lease = await Store.TryAcquireAsync(id, cancellationToken);
         if (lease is null && _writers.TryGetValue(id, out var writer))
         {
@@ -157,7 +162,7 @@ public sealed partial class UploadSessions
             await lease.DeleteAsync(cancellationToken);
         }
 
-        LogCancelled(_logger, id, caller.Owner);
+        LogCancelled(_logger, id, caller.Id);
     }
 
     /// <summary>Removes every expired session that no writer holds, with its bytes; returns how many.</summary>
@@ -211,7 +216,7 @@ public sealed partial class UploadSessions
 
     internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
 
-    private async ValueTask<UploadSession> FindAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    private async ValueTask<UploadSession> FindAsync(string id, Caller caller, SessionUse use, CancellationToken cancellationToken)
     {
         var store = Store;
         if (!UploadSessionIds.IsWellFormed(id))
@@ -220,13 +225,16 @@ public sealed partial class UploadSessions
         }
 
         var session = await store.GetAsync(id, cancellationToken) ?? throw Failures.UploadNotFound();
-        return caller.MayUse(session) ? session : throw Failures.UploadForbidden();
+        AccessPolicy.DemandSession(caller, session, use);
+        return session;
     }
 
-    private UploadSession Check(UploadSession session, UploadCaller caller) =>
-        !caller.MayUse(session) ? throw Failures.UploadForbidden()
-        : IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt)
-        : session;
+    // Under the lease: the session as the lease read it, still the caller's to write and not expired.
+    private UploadSession Check(UploadSession session, Caller caller)
+    {
+        AccessPolicy.DemandSession(caller, session, SessionUse.Write);
+        return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
+    }
 
     // A length the request declares (tus Upload-Length after Upload-Defer-Length, the draft's
     // Upload-Length): once known it never changes (draft: "their indicated values MUST match").
@@ -265,9 +273,9 @@ public sealed partial class UploadSessions
 
 /// <summary>An append to a session, as a protocol request carries it.</summary>
 /// <param name="Id">The session.</param>
-/// <param name="Caller">Who appends: the owner, or a caller that may use any session.</param>
+/// <param name="Caller">Who appends: only the session's owner may (<see cref="AccessPolicy.DemandSession"/>).</param>
 /// <param name="Offset">Where the client says its bytes start; must be the durable offset.</param>
-public sealed record UploadWriteRequest(string Id, UploadCaller Caller, long Offset)
+public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
 {
     /// <summary>The whole file's length, when this request declares it (null: the request says nothing).</summary>
     public long? Length { get; init; }

@@ -13,7 +13,7 @@ internal static class Operations
     public static async Task<UploadResult> UploadAsync(this FileOperations files, UploadRequest request, byte[] bytes, int pieceSize = 7919)
     {
         var token = TestTimeout.Token;
-        await using var upload = await files.BeginUploadAsync(request, token);
+        await using var upload = await files.BeginUploadAsync(TestCallers.Full, request, token);
         foreach (var piece in TestBytes.Pieces(bytes, pieceSize))
         {
             await upload.AppendAsync(piece, token);
