@@ -12,8 +12,17 @@ public sealed partial class FileOperations
     public async ValueTask<Upload> BeginUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
         (request, var name, var maxBytes) = await CheckUploadAsync(caller, request, cancellationToken);
-        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-        return new Upload(request, staged, maxBytes);
+        var hold = await ReserveAsync("upload:" + Guid.NewGuid().ToString("N"), name, request.DeclaredLength, UploadHoldLifetime, cancellationToken);
+        try
+        {
+            var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
+            return new Upload(request, staged, maxBytes, hold);
+        }
+        catch
+        {
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
     }
 
     /// <summary>
@@ -47,9 +56,10 @@ public sealed partial class FileOperations
     /// Commits a staged write whose bytes were verified elsewhere (a resumable upload's, handed over
     /// by its session store), through the same backend commit as every other upload.
     /// </summary>
-    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, CancellationToken cancellationToken)
+    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, QuotaHold? hold, CancellationToken cancellationToken)
     {
         var committed = (await backend.CommitAsync([new PendingCommit(staged, preconditions, sha256)], cancellationToken))[0];
+        await (hold?.CommitAsync(committed.Object.Size, committed.Replaced, committed.ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
         LogStored(logger, committed.Object.Name, committed.Object.Size, committed.Replaced);
         return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
     }
@@ -85,6 +95,7 @@ public sealed partial class FileOperations
         for (var i = 0; i < committed.Count; i++)
         {
             var stored = committed[i].Object;
+            await (uploads[i].Hold?.CommitAsync(stored.Size, committed[i].Replaced, committed[i].ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
             LogStored(logger, stored.Name, stored.Size, committed[i].Replaced);
             results[i] = new UploadResult(Describe(stored), pending[i].Sha256, committed[i].Replaced);
         }
@@ -97,13 +108,27 @@ public sealed partial class FileOperations
     {
         FileNames.Validate(name);
         AccessPolicy.Demand(caller, FileOperation.Delete, name);
-        if (!await backend.DeleteAsync(name, preconditions, cancellationToken))
+        var removed = await backend.DeleteAsync(name, preconditions, cancellationToken) ?? throw Failures.NotFound(name);
+        if (quotas is { IsEnabled: true })
         {
-            throw Failures.NotFound(name);
+            await quotas.DeletedAsync(name, removed.Size, cancellationToken);
         }
 
         LogDeleted(logger, name);
     }
+
+    /// <summary>
+    /// Reserves what an upload of <paramref name="name"/> declares in every quota over it (one that
+    /// declares nothing reserves as its bytes arrive); null when no quota applies.
+    /// </summary>
+    internal ValueTask<QuotaHold?> ReserveAsync(string id, string name, long? declared, TimeSpan lifetime, CancellationToken cancellationToken) =>
+        quotas is { IsEnabled: true }
+            ? quotas.ReserveAsync(id, name, declared ?? 0, lifetime, cancellationToken, declared is null ? Quotas.GrowthStep : 0)
+            : ValueTask.FromResult<QuotaHold?>(null);
+
+    /// <summary>The quota hold of an upload that reserved earlier (a session), or null when no quota applies.</summary>
+    internal QuotaHold? ResumeHold(string id, string name, long reserved, TimeSpan lifetime) =>
+        quotas is { IsEnabled: true } ? quotas.Resume(id, name, reserved, lifetime) : null;
 
     [LoggerMessage(EventId = 30, Level = LogLevel.Information, Message = "Stored {Name} ({Size} bytes, replaced: {Replaced})")]
     private static partial void LogStored(ILogger logger, string name, long size, bool replaced);

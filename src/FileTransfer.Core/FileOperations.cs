@@ -15,8 +15,13 @@ public sealed partial class FileOperations(
     IStorageBackend backend,
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
-    ILogger<FileOperations> logger)
+    ILogger<FileOperations> logger,
+    Quotas? quotas = null)
 {
+    // How long a plain upload's quota reservation lives without news (renewed while bytes arrive):
+    // what a server that dies in the middle of an upload holds, at most, of a quota shared with others.
+    private static readonly TimeSpan UploadHoldLifetime = TimeSpan.FromMinutes(30);
+
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 

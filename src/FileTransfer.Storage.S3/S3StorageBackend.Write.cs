@@ -55,7 +55,7 @@ internal sealed partial class S3StorageBackend
             for (var i = 0; i < staged.Length; i++)
             {
                 var stored = await CompleteAsync(staged[i], commits[i], existing[i], held, cancellationToken);
-                results[i] = new CommittedObject(stored.Object, stored.Replaced is not null);
+                results[i] = new CommittedObject(stored.Object, stored.Replaced is not null) { ReplacedSize = stored.Replaced?.Size ?? 0 };
                 // A version whose digest was not in its metadata may have a record, which now names nothing.
                 if (stored.Replaced is { Sha256: null } replaced && replaced.ETag != stored.Object.ETag)
                 {
@@ -72,11 +72,11 @@ internal sealed partial class S3StorageBackend
     }
 
     /// <summary>Removes the current version if <paramref name="preconditions"/> hold, under the name's lease (RGW ignores If-Match on DeleteObject).</summary>
-    public async ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public async ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         if (bucket.KeyOf(name) is not { } key)
         {
-            return false;
+            return null;
         }
 
         try
@@ -84,7 +84,7 @@ internal sealed partial class S3StorageBackend
             await using var held = await leases.AcquireAsync([name], cancellationToken);
             if (await CurrentAsync(name, key, cancellationToken) is not { } existing)
             {
-                return false;
+                return null;
             }
 
             preconditions.Check(name, existing);
@@ -95,7 +95,7 @@ internal sealed partial class S3StorageBackend
                 await digests.ForgetAsync(name, existing.ETag);
             }
 
-            return true;
+            return existing;
         }
         catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
         {

@@ -97,6 +97,12 @@ public enum ErrorReason
     /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).
     /// </summary>
     DirectDownloadUnavailable,
+
+    /// <summary>
+    /// A folder's quota (<c>Quotas:N</c>) has no room for the upload: its stored files and the
+    /// reservations of unfinished uploads leave less than it needs. Nothing was stored.
+    /// </summary>
+    QuotaExceeded,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

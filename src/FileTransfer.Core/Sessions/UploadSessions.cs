@@ -54,6 +54,14 @@ public sealed partial class UploadSessions
 
     internal UploadSessionOptions Options => _options;
 
+    /// <summary>A session's reservation lives as long as the session may, and a little longer (a sweep that comes late).</summary>
+    internal static readonly TimeSpan QuotaSlack = TimeSpan.FromHours(1);
+
+    internal TimeSpan QuotaLifetime => _options.Expiry + QuotaSlack;
+
+    /// <summary>The id of session <paramref name="sessionId"/>'s reservation in the quota records.</summary>
+    internal static string QuotaId(string sessionId) => "session:" + sessionId;
+
     private IUploadSessionStore Store => _store
         ?? throw Failures.Unavailable("The storage backend in use keeps no upload sessions: resumable uploads are not available.");
 
@@ -81,7 +89,17 @@ public sealed partial class UploadSessions
             Metadata = metadata,
             HashState = new ResumableSha256().Export(),
         };
-        await store.CreateAsync(session, cancellationToken);
+        var hold = await Files.ReserveAsync(QuotaId(session.Id), name, request.DeclaredLength, QuotaLifetime, cancellationToken);
+        try
+        {
+            await store.CreateAsync(session, cancellationToken);
+        }
+        catch
+        {
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
+
         LogCreated(_logger, session.Id, name, caller.Id, session.Length);
         return session;
     }
@@ -121,7 +139,14 @@ public sealed partial class UploadSessions
                 throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
             }
 
-            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum);
+            session = WithLength(session, request.Length);
+            var hold = Files.ResumeHold(QuotaId(session.Id), session.Name, session.Length ?? session.Offset, QuotaLifetime);
+            if (hold is not null && session.Length is { } length && length > hold.Reserved)
+            {
+                await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
+            }
+
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold);
             _writers[session.Id] = write;
             return write;
         }
@@ -139,7 +164,7 @@ public sealed partial class UploadSessions
     /// </summary>
     public async ValueTask CancelAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
-        await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
+        var session = await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
         var lease = await Store.TryAcquireAsync(id, cancellationToken);
         if (lease is null && _writers.TryGetValue(id, out var writer))
         {
@@ -162,6 +187,7 @@ public sealed partial class UploadSessions
             await lease.DeleteAsync(cancellationToken);
         }
 
+        await ReleaseHoldAsync(session);
         LogCancelled(_logger, id, caller.Id);
     }
 
@@ -201,6 +227,7 @@ public sealed partial class UploadSessions
                 if (IsExpired(lease.Session))
                 {
                     await lease.DeleteAsync(cancellationToken);
+                    await ReleaseHoldAsync(session);
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
                     removed++;
                 }
@@ -215,6 +242,10 @@ public sealed partial class UploadSessions
     internal void Ended(UploadSessionWrite write) => _writers.TryRemove(new KeyValuePair<string, UploadSessionWrite>(write.Id, write));
 
     internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
+
+    // A session that ends without storing its file gives its quota reservation back.
+    internal ValueTask ReleaseHoldAsync(UploadSession session) =>
+        session.IsComplete ? ValueTask.CompletedTask : Files.ResumeHold(QuotaId(session.Id), session.Name, 0, QuotaLifetime)?.ReleaseAsync() ?? ValueTask.CompletedTask;
 
     private async ValueTask<UploadSession> FindAsync(string id, Caller caller, SessionUse use, CancellationToken cancellationToken)
     {

@@ -18,6 +18,7 @@ namespace FileTransfer.Server.Grpc;
 internal sealed partial class FileGrpcService(
     FileOperations files,
     UploadSessions sessions,
+    Quotas quotas,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase

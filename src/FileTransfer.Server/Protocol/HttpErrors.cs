@@ -38,6 +38,9 @@ internal static class HttpErrors
         ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
         ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
 
+        // RFC 4918 11.5: "unable to store the representation needed to complete the request".
+        ErrorReason.QuotaExceeded => (StatusCodes.Status507InsufficientStorage, "Quota exceeded"),
+
         // Resumable uploads. tus 1.0.0: 404 or 410 for an unknown or expired upload, 409 for an
         // offset mismatch, 460 for a checksum mismatch (checksum extension), 412 for an unsupported
         // Tus-Resumable; the IETF draft: 409 for the offset, 400 for an append to a completed upload.
@@ -101,13 +104,25 @@ internal static class HttpErrors
     }
 
     /// <summary>
-    /// The answer to a core refusal: <see cref="Result(HttpContext, ErrorReason, string)"/>, and for an
+    /// The answer to a core refusal: <see cref="Result(HttpContext, ErrorReason, string)"/>, for a quota
+    /// refusal the quota's usage and limits (<c>path</c>, <c>usedBytes</c>, <c>maxBytes</c>,
+    /// <c>usedFiles</c>, <c>maxFiles</c>), and for an
     /// offset mismatch the session's offset in <c>Upload-Offset</c> and the problem's
     /// <c>expected-offset</c> / <c>provided-offset</c> members (the draft's Mismatching Offset).
     /// </summary>
     public static ObjectResult Result(HttpContext context, FileTransferException refused)
     {
         var result = Result(context, refused.Reason, refused.Message);
+        if (refused.Quota is { } quota && result.Value is ProblemDetails refusal)
+        {
+            // The usage and limit of the quota that refused, as GET api/usage reports them.
+            refusal.Extensions["path"] = quota.Path;
+            refusal.Extensions["usedBytes"] = quota.UsedBytes;
+            refusal.Extensions["maxBytes"] = quota.MaxBytes;
+            refusal.Extensions["usedFiles"] = quota.UsedFiles;
+            refusal.Extensions["maxFiles"] = quota.MaxFiles;
+        }
+
         if (refused.ExpectedOffset is { } expected && result.Value is ProblemDetails problem)
         {
             context.Response.Headers[UploadOffsetHeader] = expected.ToString(System.Globalization.CultureInfo.InvariantCulture);

@@ -34,6 +34,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.QuotaExceeded] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -35,6 +35,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.QuotaExceeded] = "QUOTA_EXCEEDED",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
