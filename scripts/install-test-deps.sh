@@ -32,6 +32,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
 command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
 command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
+# An OpenID Connect provider the token tests start (glewlwyd, client-credentials tokens), and the
+# sqlite3 shell that lays out its database.
+command -v glewlwyd >/dev/null 2>&1 || missing+=(glewlwyd)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 
 if ((${#missing[@]} > 0)); then
   sudo=""
