@@ -119,11 +119,11 @@ public sealed partial class FileOperations
 
     /// <summary>
     /// Reserves what an upload of <paramref name="name"/> declares in every quota over it (one that
-    /// declares nothing reserves as its bytes arrive); null when no quota applies.
+    /// declares nothing reserves one file now, and bytes as they arrive); null when no quota applies.
     /// </summary>
     internal ValueTask<QuotaHold?> ReserveAsync(string id, string name, long? declared, TimeSpan lifetime, CancellationToken cancellationToken) =>
         quotas is { IsEnabled: true }
-            ? quotas.ReserveAsync(id, name, declared ?? 0, lifetime, cancellationToken, declared is null ? Quotas.GrowthStep : 0)
+            ? quotas.ReserveAsync(id, name, declared ?? 0, lifetime, cancellationToken)
             : ValueTask.FromResult<QuotaHold?>(null);
 
     /// <summary>The quota hold of an upload that reserved earlier (a session), or null when no quota applies.</summary>
