@@ -48,6 +48,7 @@ public sealed partial class SwaggerUiLockTests
                 ["HEAD /api/uploads/{uploadId}"] = true,
                 ["PATCH /api/uploads/{uploadId}"] = true,
                 ["DELETE /api/uploads/{uploadId}"] = true,
+                ["GET /api/usage"] = true,
             },
             locks);
     }
