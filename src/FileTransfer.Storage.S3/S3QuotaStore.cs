@@ -96,23 +96,6 @@ internal sealed class S3QuotaStore(BucketClient bucket) : IQuotaStore
             InputStream = new MemoryStream(JsonSerializer.SerializeToUtf8Bytes(record)),
             ContentType = "application/json",
         };
-        if (etag is null)
-        {
-            request.IfNoneMatch = "*";
-        }
-        else
-        {
-            request.IfMatch = S3ETags.Bare(etag); // RGW 16 matches If-Match on PutObject only unquoted
-        }
-
-        try
-        {
-            await bucket.Client.PutObjectAsync(request, cancellationToken);
-            return true;
-        }
-        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (etag is not null && S3Failures.IsNotFound(ex)))
-        {
-            return false;
-        }
+        return await bucket.TryPutAsync(request, etag, cancellationToken) is not null;
     }
 }
