@@ -49,6 +49,7 @@ public sealed partial class SwaggerUiLockTests
                 ["PATCH /api/uploads/{uploadId}"] = true,
                 ["DELETE /api/uploads/{uploadId}"] = true,
                 ["GET /api/usage"] = true,
+                ["GET /api/caller"] = false,
             },
             locks);
     }
