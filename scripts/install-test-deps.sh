@@ -36,6 +36,10 @@ command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
 # the benchmark publish: clang compiles and links, zlib1g-dev is a library the runtime links in.
 command -v clang >/dev/null 2>&1 || missing+=(clang)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
+# An OpenID Connect provider the token tests start (glewlwyd, client-credentials tokens), and the
+# sqlite3 shell that lays out its database.
+command -v glewlwyd >/dev/null 2>&1 || missing+=(glewlwyd)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 
 if ((${#missing[@]} > 0)); then
   sudo=""

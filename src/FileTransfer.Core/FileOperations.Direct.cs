@@ -19,16 +19,17 @@ public sealed partial class FileOperations
     /// <summary>
     /// A URL that serves <paramref name="file"/>'s bytes straight from the store, described by
     /// <paramref name="contentDisposition"/> and the version's content type, living no longer than
-    /// the backend allows nor past <paramref name="notAfter"/>. Refuses
+    /// the backend allows nor past the end of <paramref name="caller"/>'s grant (a signed link's
+    /// expiry). The file was opened by the same caller, so the policy has allowed the read. Refuses
     /// (<see cref="ErrorReason.DirectDownloadUnavailable"/>) when <see cref="RedirectsDownloads"/> is false.
     /// </summary>
-    public DirectDownload GetDownloadUrl(OpenedFile file, string contentDisposition, DateTimeOffset? notAfter)
+    public DirectDownload GetDownloadUrl(Caller caller, OpenedFile file, string contentDisposition)
     {
         if (backend is not IDirectDownloads { IsEnabled: true } direct)
         {
             throw Failures.DirectDownloadUnavailable();
         }
 
-        return direct.CreateUrl(file.Opened.Object, new DirectDownloadRequest(file.Version.ContentType, contentDisposition, notAfter));
+        return direct.CreateUrl(file.Opened.Object, new DirectDownloadRequest(file.Version.ContentType, contentDisposition, caller.ExpiresAt));
     }
 }

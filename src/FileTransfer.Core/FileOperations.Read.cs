@@ -9,13 +9,14 @@ public sealed partial class FileOperations
     private const int HashBufferSize = 1024 * 1024;
 
     /// <summary>
-    /// Opens the current version of <paramref name="name"/> for a download and checks
+    /// Opens the current version of <paramref name="name"/> for a download by <paramref name="caller"/> and checks
     /// <paramref name="preconditions"/> against that very version. Everything the response says about
     /// the file, and every byte it sends, comes from the result.
     /// </summary>
-    public async ValueTask<OpenedFile> OpenAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public async ValueTask<OpenedFile> OpenAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
+        AccessPolicy.Demand(caller, FileOperation.Read, name);
         var opened = await backend.OpenAsync(name, cancellationToken) ?? throw Failures.NotFound(name);
         try
         {
@@ -66,9 +67,9 @@ public sealed partial class FileOperations
     }
 
     /// <summary>The current version of <paramref name="name"/> with its SHA-256, both from one open.</summary>
-    public async ValueTask<(FileVersion Version, byte[] Sha256)> DescribeAsync(string name, CancellationToken cancellationToken)
+    public async ValueTask<(FileVersion Version, byte[] Sha256)> DescribeAsync(Caller caller, string name, CancellationToken cancellationToken)
     {
-        await using var file = await OpenAsync(name, Preconditions.None, cancellationToken);
+        await using var file = await OpenAsync(caller, name, Preconditions.None, cancellationToken);
         return (file.Version, await DigestAsync(file, cancellationToken));
     }
 

@@ -5,24 +5,37 @@ namespace FileTransfer.Core;
 public sealed partial class FileOperations
 {
     /// <summary>
-    /// Checks what can be checked before any byte arrives (name, declared size against the limit,
-    /// preconditions against the current version) and stages the write in the backend.
+    /// Checks what can be checked before any byte arrives (the caller's right to write the name,
+    /// name, declared size against the limit, preconditions against the current version) and stages
+    /// the write in the backend.
     /// </summary>
-    public async ValueTask<Upload> BeginUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    public async ValueTask<Upload> BeginUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
-        var (name, maxBytes) = await CheckUploadAsync(request, cancellationToken);
-        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-        return new Upload(request, staged, maxBytes);
+        (request, var name, var maxBytes) = await CheckUploadAsync(caller, request, cancellationToken);
+        var hold = await ReserveAsync("upload:" + Guid.NewGuid().ToString("N"), name, request.DeclaredLength, UploadHoldLifetime, cancellationToken);
+        try
+        {
+            var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
+            return new Upload(request, staged, maxBytes, hold);
+        }
+        catch
+        {
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
     }
 
     /// <summary>
     /// What every upload, streamed or resumable, is held to before its first byte: the name, the
-    /// declared size against the limit (the storage's, or the request's narrower one), and the
-    /// preconditions against the current version. Returns the name and the limit in force.
+    /// caller's right to write it, the declared size against the limit (the storage's, or the
+    /// request's narrower one), and the preconditions against the current version. Returns the request
+    /// as the caller's grant narrows it (a signed link's cap and digest), the name and the limit in force.
     /// </summary>
-    internal async ValueTask<(string Name, long MaxBytes)> CheckUploadAsync(UploadRequest request, CancellationToken cancellationToken)
+    internal async ValueTask<(UploadRequest Request, string Name, long MaxBytes)> CheckUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
         var name = FileNames.Validate(request.Name);
+        AccessPolicy.Demand(caller, FileOperation.Write, name);
+        request = AccessPolicy.Narrow(caller, request);
         var maxBytes = Math.Min(options.Value.MaxFileSizeBytes, request.MaxBytes ?? long.MaxValue);
         if (request.DeclaredLength is { } declared && declared > maxBytes)
         {
@@ -36,16 +49,17 @@ public sealed partial class FileOperations
             request.Preconditions.Check(name, await backend.StatAsync(name, cancellationToken));
         }
 
-        return (name, maxBytes);
+        return (request, name, maxBytes);
     }
 
     /// <summary>
     /// Commits a staged write whose bytes were verified elsewhere (a resumable upload's, handed over
     /// by its session store), through the same backend commit as every other upload.
     /// </summary>
-    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, CancellationToken cancellationToken)
+    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, QuotaHold? hold, CancellationToken cancellationToken)
     {
         var committed = (await backend.CommitAsync([new PendingCommit(staged, preconditions, sha256)], cancellationToken))[0];
+        await (hold?.CommitAsync(committed.Object.Size, committed.Replaced, committed.ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
         LogStored(logger, committed.Object.Name, committed.Object.Size, committed.Replaced);
         return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
     }
@@ -81,6 +95,7 @@ public sealed partial class FileOperations
         for (var i = 0; i < committed.Count; i++)
         {
             var stored = committed[i].Object;
+            await (uploads[i].Hold?.CommitAsync(stored.Size, committed[i].Replaced, committed[i].ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
             LogStored(logger, stored.Name, stored.Size, committed[i].Replaced);
             results[i] = new UploadResult(Describe(stored), pending[i].Sha256, committed[i].Replaced);
         }
@@ -88,17 +103,32 @@ public sealed partial class FileOperations
         return results;
     }
 
-    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="preconditions"/> hold.</summary>
-    public async ValueTask DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="caller"/> may and <paramref name="preconditions"/> hold.</summary>
+    public async ValueTask DeleteAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
-        if (!await backend.DeleteAsync(name, preconditions, cancellationToken))
+        AccessPolicy.Demand(caller, FileOperation.Delete, name);
+        var removed = await backend.DeleteAsync(name, preconditions, cancellationToken) ?? throw Failures.NotFound(name);
+        if (quotas is { IsEnabled: true })
         {
-            throw Failures.NotFound(name);
+            await quotas.DeletedAsync(name, removed.Size, cancellationToken);
         }
 
         LogDeleted(logger, name);
     }
+
+    /// <summary>
+    /// Reserves what an upload of <paramref name="name"/> declares in every quota over it (one that
+    /// declares nothing reserves one file now, and bytes as they arrive); null when no quota applies.
+    /// </summary>
+    internal ValueTask<QuotaHold?> ReserveAsync(string id, string name, long? declared, TimeSpan lifetime, CancellationToken cancellationToken) =>
+        quotas is { IsEnabled: true }
+            ? quotas.ReserveAsync(id, name, declared ?? 0, lifetime, cancellationToken)
+            : ValueTask.FromResult<QuotaHold?>(null);
+
+    /// <summary>The quota hold of an upload that reserved earlier (a session), or null when no quota applies.</summary>
+    internal QuotaHold? ResumeHold(string id, string name, long reserved, TimeSpan lifetime) =>
+        quotas is { IsEnabled: true } ? quotas.Resume(id, name, reserved, lifetime) : null;
 
     [LoggerMessage(EventId = 30, Level = LogLevel.Information, Message = "Stored {Name} ({Size} bytes, replaced: {Replaced})")]
     private static partial void LogStored(ILogger logger, string name, long size, bool replaced);

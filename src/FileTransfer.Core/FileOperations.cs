@@ -8,20 +8,28 @@ namespace FileTransfer.Core;
 /// over whichever backend holds the files. The REST controllers and the gRPC service only translate
 /// their wire types to these calls; names, limits, digests, preconditions, listing tokens and
 /// errors are decided here (or, for what only the medium knows, by the backend) and nowhere else.
+/// Every operation receives its <see cref="Caller"/> and asks <see cref="AccessPolicy"/> first,
+/// before the backend is asked anything.
 /// </summary>
 public sealed partial class FileOperations(
     IStorageBackend backend,
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
-    ILogger<FileOperations> logger)
+    ILogger<FileOperations> logger,
+    Quotas? quotas = null)
 {
+    // How long a plain upload's quota reservation lives without news (renewed while bytes arrive):
+    // what a server that dies in the middle of an upload holds, at most, of a quota shared with others.
+    private static readonly TimeSpan UploadHoldLifetime = TimeSpan.FromMinutes(30);
+
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 
-    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>).</summary>
-    public async ValueTask<FileVersion> StatAsync(string name, CancellationToken cancellationToken)
+    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>), if <paramref name="caller"/> may read it.</summary>
+    public async ValueTask<FileVersion> StatAsync(Caller caller, string name, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
+        AccessPolicy.Demand(caller, FileOperation.Read, name);
         var found = await backend.StatAsync(name, cancellationToken) ?? throw Failures.NotFound(name);
         return Describe(found);
     }

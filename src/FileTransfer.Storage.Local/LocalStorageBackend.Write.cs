@@ -84,8 +84,8 @@ internal sealed partial class LocalStorageBackend
         }
     }
 
-    /// <summary>Deletes the file of <paramref name="name"/> if the preconditions hold; false when there is none.</summary>
-    public async ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    /// <summary>Deletes the file of <paramref name="name"/> if the preconditions hold; returns it, or null when there is none.</summary>
+    public async ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         var fullPath = paths.Resolve(name);
         using (await locks.AcquireAsync(fullPath, cancellationToken))
@@ -93,13 +93,13 @@ internal sealed partial class LocalStorageBackend
             var existing = Describe(name, fullPath);
             if (existing is null)
             {
-                return false;
+                return null;
             }
 
             preconditions.Check(name, existing);
             File.Delete(fullPath);
             digests.Forget(name);
-            return true;
+            return existing;
         }
     }
 
@@ -130,7 +130,7 @@ internal sealed partial class LocalStorageBackend
         File.Move(staged.TempPath, staged.TargetPath, overwrite: true);
         staged.MarkCommitted();
         _inProgress.TryRemove(staged.TempPath, out _);
-        return new CommittedObject(Describe(staged.Name, staged.Length, lastWrite) with { Sha256 = sha256 }, existing is not null);
+        return new CommittedObject(Describe(staged.Name, staged.Length, lastWrite) with { Sha256 = sha256 }, existing is not null) { ReplacedSize = existing?.Size ?? 0 };
     }
 
     /// <summary>Removes what a failed upload left: its temporary file and the folders it created.</summary>

@@ -26,6 +26,7 @@ public static class LocalStorageRegistration
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<LocalStorageBackend>());
         services.AddSingleton<LocalUploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<LocalUploadSessionStore>());
+        services.AddSingleton<IQuotaStore, LocalQuotaStore>();
         services.AddHostedService<StaleUploadSweeper>();
         return services;
     }

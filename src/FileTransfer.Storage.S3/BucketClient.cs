@@ -44,6 +44,36 @@ internal sealed class BucketClient : IDisposable
     /// <summary>What the store could not take while it failed, tried again once it answers.</summary>
     public CleanupQueue Cleanup { get; }
 
+    /// <summary>
+    /// Puts <paramref name="request"/> only if the key holds no object (<paramref name="ifMatch"/> null:
+    /// <c>If-None-Match: *</c>) or exactly the version <paramref name="ifMatch"/>; returns the new ETag,
+    /// or null when the condition failed. RGW honours both on PutObject, atomically: of two writers
+    /// that read the same version, exactly one succeeds (what the leases and quota records rest on).
+    /// </summary>
+    public async Task<string?> TryPutAsync(Amazon.S3.Model.PutObjectRequest request, string? ifMatch, CancellationToken cancellationToken)
+    {
+        if (ifMatch is null)
+        {
+            request.IfNoneMatch = "*";
+        }
+        else
+        {
+            request.IfMatch = S3ETags.Bare(ifMatch); // RGW 16 matches If-Match on PutObject only unquoted
+        }
+
+        try
+        {
+            var response = await _client.PutObjectAsync(request, cancellationToken);
+            return S3ETags.Quoted(response.ETag);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
+        {
+            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
+            // 404 on If-Match: the object was removed meanwhile, so the version is not there.
+            return null;
+        }
+    }
+
     /// <summary>Signs URLs for the store's address as clients reach it (it never sends a request).</summary>
     public IAmazonS3 Presigner => _presigner;
 

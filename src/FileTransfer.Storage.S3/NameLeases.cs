@@ -288,26 +288,7 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
             ContentBody = string.Create(CultureInfo.InvariantCulture, $"{expires.ToUnixTimeMilliseconds()} {_owner} {name}\n"),
             ContentType = "text/plain; charset=utf-8",
         };
-        if (ifMatch is null)
-        {
-            request.IfNoneMatch = "*";
-        }
-        else
-        {
-            request.IfMatch = S3ETags.Bare(ifMatch); // RGW 16 matches If-Match on PutObject only unquoted
-        }
-
-        try
-        {
-            var response = await bucket.Client.PutObjectAsync(request, cancellationToken);
-            return S3ETags.Quoted(response.ETag);
-        }
-        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
-        {
-            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
-            // 404 on If-Match: the lease was released (by whoever took it over), so it is not ours.
-            return null;
-        }
+        return await bucket.TryPutAsync(request, ifMatch, cancellationToken);
     }
 
     /// <summary>The lease as stored: its ETag and expiry (an unreadable one counts as expired), or null when there is none.</summary>

@@ -45,7 +45,7 @@ internal sealed partial class S3StorageBackend
         for (var i = 0; i < staged.Length; i++)
         {
             var stored = await CompleteAsync(staged[i], commits[i], existing[i], held, cancellationToken);
-            results[i] = new CommittedObject(stored.Object, stored.Replaced is not null);
+            results[i] = new CommittedObject(stored.Object, stored.Replaced is not null) { ReplacedSize = stored.Replaced?.Size ?? 0 };
             // A version whose digest was not in its metadata may have a record, which now names nothing.
             if (stored.Replaced is { Sha256: null } replaced && replaced.ETag != stored.Object.ETag)
             {
@@ -57,17 +57,17 @@ internal sealed partial class S3StorageBackend
     }
 
     /// <summary>Removes the current version if <paramref name="preconditions"/> hold, under the name's lease (RGW ignores If-Match on DeleteObject).</summary>
-    public async ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public async ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         if (bucket.KeyOf(name) is not { } key)
         {
-            return false;
+            return null;
         }
 
         await using var held = await leases.AcquireAsync([name], cancellationToken);
         if (await CurrentAsync(name, key, cancellationToken) is not { } existing)
         {
-            return false;
+            return null;
         }
 
         preconditions.Check(name, existing);
@@ -78,7 +78,7 @@ internal sealed partial class S3StorageBackend
             await digests.ForgetAsync(name, existing.ETag);
         }
 
-        return true;
+        return existing;
     }
 
     /// <summary>Keeps a digest the core computed as that version's record, unless the name holds another version by now.</summary>

@@ -33,6 +33,7 @@ public static class S3StorageRegistration
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<S3StorageBackend>());
         services.AddSingleton<S3UploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<S3UploadSessionStore>());
+        services.AddSingleton<IQuotaStore, S3QuotaStore>();
         services.AddHostedService<S3BucketStartup>();
         services.AddHostedService<AbandonedUploadSweeper>();
         return services;

@@ -109,6 +109,12 @@ public enum ErrorReason
 
     /// <summary>The server failed in a way it did not foresee; the failure is logged, the client learns nothing of it.</summary>
     InternalError,
+
+    /// <summary>
+    /// A folder's quota (<c>Quotas:N</c>) has no room for the upload: its stored files and the
+    /// reservations of unfinished uploads leave less than it needs. Nothing was stored.
+    /// </summary>
+    QuotaExceeded,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

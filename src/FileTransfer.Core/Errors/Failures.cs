@@ -70,9 +70,6 @@ public static class Failures
     public static FileTransferException UploadCompleted() =>
         new(ErrorReason.UploadCompleted, "The upload is complete: its file is stored and nothing more can be appended.");
 
-    public static FileTransferException UploadForbidden() =>
-        new(ErrorReason.PermissionDenied, "The upload belongs to another key or link: only its owner, or a key with the 'delete' scope, may use it.");
-
     public static FileTransferException ChecksumMismatch() =>
         new(ErrorReason.ChecksumMismatch, "The bytes of this request do not match its checksum; none of them were kept. Send them again.");
 

@@ -42,16 +42,22 @@ public static class OperationScopes
     /// The scopes that grant <paramref name="operation"/>: any one of them does. Only
     /// <see cref="FileOperation.ManageUpload"/> has two: its session's owner created it with
     /// <c>write</c>, and a key with <c>delete</c> may query and cancel anyone's; which session a
-    /// caller may use is the core's to decide (<see cref="UploadCaller"/>).
+    /// caller may use is the core's to decide (<see cref="AccessPolicy.DemandSession"/>).
     /// </summary>
     public static IReadOnlyList<string> AnyOf(FileOperation operation) => operation switch
     {
-        FileOperation.List or FileOperation.Read => [Scopes.Read],
-        FileOperation.Write => [Scopes.Write],
-        FileOperation.Delete => [Scopes.Delete],
-        FileOperation.ManageUpload => [Scopes.Write, Scopes.Delete],
+        FileOperation.List or FileOperation.Read => ReadOnly,
+        FileOperation.Write => WriteOnly,
+        FileOperation.Delete => DeleteOnly,
+        FileOperation.ManageUpload => WriteOrDelete,
         _ => throw new ArgumentOutOfRangeException(nameof(operation), operation, "Every operation needs a scope."),
     };
+
+    // Built once: the policy asks for every request.
+    private static readonly string[] ReadOnly = [Scopes.Read];
+    private static readonly string[] WriteOnly = [Scopes.Write];
+    private static readonly string[] DeleteOnly = [Scopes.Delete];
+    private static readonly string[] WriteOrDelete = [Scopes.Write, Scopes.Delete];
 
     /// <summary>The name of the authorization policy that grants <paramref name="operation"/>: its scopes joined by '|' ("write|delete").</summary>
     public static string PolicyFor(FileOperation operation) => string.Join('|', AnyOf(operation));

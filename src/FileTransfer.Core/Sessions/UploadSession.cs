@@ -8,7 +8,7 @@ namespace FileTransfer.Core;
 /// </summary>
 /// <param name="Id">128 random bits, base64url (<see cref="UploadSessionIds"/>): unguessable, and the whole address of the session.</param>
 /// <param name="Name">The file it will be committed as, already checked against <see cref="FileNames"/>.</param>
-/// <param name="Owner">Who may use it: <c>key:&lt;key id&gt;</c> or <c>link:&lt;link id&gt;</c> (<see cref="UploadCaller.Owner"/>).</param>
+/// <param name="Owner">Who began it, and alone may append to it: <see cref="Caller.Id"/> (<c>key:&lt;key id&gt;</c>, <c>user:&lt;subject&gt;</c>, <c>link:&lt;link id&gt;</c>).</param>
 /// <param name="CreatedAt">When it began.</param>
 /// <param name="ExpiresAt">When it is removed unless an append comes first (each append moves it to now + <see cref="UploadSessionOptions.ExpirySeconds"/>).</param>
 public sealed record UploadSession(string Id, string Name, string Owner, DateTimeOffset CreatedAt, DateTimeOffset ExpiresAt)

@@ -21,14 +21,16 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly RequestChecksum? _checksum;
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
+    private readonly QuotaHold? _hold;
     private UploadSession _session;
     private byte[]? _pending;
     private int _pendingLength;
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, QuotaHold? hold = null)
     {
+        _hold = hold;
         _sessions = sessions;
         _lease = lease;
         _session = session;
@@ -69,6 +71,11 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         if (after > _session.MaxBytes)
         {
             throw Failures.TooLarge(_session.MaxBytes);
+        }
+
+        if (_hold is not null && _hold.Needs(after))
+        {
+            await _hold.EnsureAsync(after, cancellationToken, _session.Length is null ? Quotas.GrowthStep : 0);
         }
 
         _checksum?.Append(bytes.Span);
@@ -201,6 +208,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         if (session.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             await _lease.DeleteAsync(CancellationToken.None);
+            await (_hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
             throw Failures.DigestMismatch();
         }
 
@@ -208,12 +216,13 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         UploadResult result;
         try
         {
-            result = await _sessions.Files.CommitStagedAsync(staged, session.Preconditions, sha256, CancellationToken.None);
+            result = await _sessions.Files.CommitStagedAsync(staged, session.Preconditions, sha256, _hold, CancellationToken.None);
         }
         catch
         {
             await staged.DisposeAsync();
             await _lease.DeleteAsync(CancellationToken.None);
+            await _sessions.ReleaseHoldAsync(session);
             throw;
         }
 

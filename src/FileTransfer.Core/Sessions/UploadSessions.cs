@@ -54,6 +54,14 @@ public sealed partial class UploadSessions
 
     internal UploadSessionOptions Options => _options;
 
+    /// <summary>A session's reservation lives as long as the session may, and a little longer (a sweep that comes late).</summary>
+    internal static readonly TimeSpan QuotaSlack = TimeSpan.FromHours(1);
+
+    internal TimeSpan QuotaLifetime => _options.Expiry + QuotaSlack;
+
+    /// <summary>The id of session <paramref name="sessionId"/>'s reservation in the quota records.</summary>
+    internal static string QuotaId(string sessionId) => "session:" + sessionId;
+
     private IUploadSessionStore Store => _store
         ?? throw Failures.Unavailable("The storage backend in use keeps no upload sessions: resumable uploads are not available.");
 
@@ -62,7 +70,7 @@ public sealed partial class UploadSessions
     /// preconditions and a signed link's cap), owned by <paramref name="caller"/>. Refuses what any
     /// upload of the same request would be refused before its first byte.
     /// </summary>
-    public async ValueTask<UploadSession> CreateAsync(UploadRequest request, UploadCaller caller, string? metadata, CancellationToken cancellationToken)
+    public async ValueTask<UploadSession> CreateAsync(UploadRequest request, Caller caller, string? metadata, CancellationToken cancellationToken)
     {
         var store = Store;
         if (metadata is not null && System.Text.Encoding.UTF8.GetByteCount(metadata) > MaxMetadataBytes)
@@ -70,9 +78,9 @@ public sealed partial class UploadSessions
             throw new FileTransferException(ErrorReason.InvalidUploadStream, $"The upload metadata is longer than {MaxMetadataBytes} bytes.");
         }
 
-        var (name, maxBytes) = await Files.CheckUploadAsync(request, cancellationToken);
+        (request, var name, var maxBytes) = await Files.CheckUploadAsync(caller, request, cancellationToken);
         var now = Time.GetUtcNow();
-        var session = new UploadSession(UploadSessionIds.New(), name, caller.Owner, now, now + _options.Expiry)
+        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.Expiry)
         {
             Length = request.DeclaredLength,
             MaxBytes = maxBytes,
@@ -81,15 +89,25 @@ public sealed partial class UploadSessions
             Metadata = metadata,
             HashState = new ResumableSha256().Export(),
         };
-        await store.CreateAsync(session, cancellationToken);
-        LogCreated(_logger, session.Id, name, caller.Owner, session.Length);
+        var hold = await Files.ReserveAsync(QuotaId(session.Id), name, request.DeclaredLength, QuotaLifetime, cancellationToken);
+        try
+        {
+            await store.CreateAsync(session, cancellationToken);
+        }
+        catch
+        {
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
+
+        LogCreated(_logger, session.Id, name, caller.Id, session.Length);
         return session;
     }
 
-    /// <summary>The session as saved, for its owner (or a caller that may use any); refuses an unknown, foreign or expired one.</summary>
-    public async ValueTask<UploadSession> GetAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    /// <summary>The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown, foreign or expired one.</summary>
+    public async ValueTask<UploadSession> GetAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
-        var session = await FindAsync(id, caller, cancellationToken);
+        var session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
         return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
     }
 
@@ -101,7 +119,12 @@ public sealed partial class UploadSessions
     public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
     {
         // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
-        await GetAsync(request.Id, request.Caller, cancellationToken);
+        var found = await FindAsync(request.Id, request.Caller, SessionUse.Write, cancellationToken);
+        if (IsExpired(found))
+        {
+            throw Failures.UploadExpired(found.ExpiresAt);
+        }
+
         var lease = await Store.TryAcquireAsync(request.Id, cancellationToken) ?? throw Failures.UploadBusy();
         try
         {
@@ -116,7 +139,14 @@ public sealed partial class UploadSessions
                 throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
             }
 
-            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum);
+            session = WithLength(session, request.Length);
+            var hold = Files.ResumeHold(QuotaId(session.Id), session.Name, session.Length ?? session.Offset, QuotaLifetime);
+            if (hold is not null && session.Length is { } length && length > hold.Reserved)
+            {
+                await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
+            }
+
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold);
             _writers[session.Id] = write;
             return write;
         }
@@ -132,9 +162,9 @@ public sealed partial class UploadSessions
     /// Cancels a session: its record and bytes are removed. A writer of this process still appending
     /// to it is stopped first; one elsewhere makes the cancel fail as busy.
     /// </summary>
-    public async ValueTask CancelAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    public async ValueTask CancelAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
-        await FindAsync(id, caller, cancellationToken);
+        var session = await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
         var lease = await Store.TryAcquireAsync(id, cancellationToken);
         if (lease is null && _writers.TryGetValue(id, out var writer))
         {
@@ -157,7 +187,8 @@ public sealed partial class UploadSessions
             await lease.DeleteAsync(cancellationToken);
         }
 
-        LogCancelled(_logger, id, caller.Owner);
+        await ReleaseHoldAsync(session);
+        LogCancelled(_logger, id, caller.Id);
     }
 
     /// <summary>Removes every expired session that no writer holds, with its bytes; returns how many.</summary>
@@ -196,6 +227,7 @@ public sealed partial class UploadSessions
                 if (IsExpired(lease.Session))
                 {
                     await lease.DeleteAsync(cancellationToken);
+                    await ReleaseHoldAsync(session);
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
                     removed++;
                 }
@@ -211,7 +243,11 @@ public sealed partial class UploadSessions
 
     internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
 
-    private async ValueTask<UploadSession> FindAsync(string id, UploadCaller caller, CancellationToken cancellationToken)
+    // A session that ends without storing its file gives its quota reservation back.
+    internal ValueTask ReleaseHoldAsync(UploadSession session) =>
+        session.IsComplete ? ValueTask.CompletedTask : Files.ResumeHold(QuotaId(session.Id), session.Name, 0, QuotaLifetime)?.ReleaseAsync() ?? ValueTask.CompletedTask;
+
+    private async ValueTask<UploadSession> FindAsync(string id, Caller caller, SessionUse use, CancellationToken cancellationToken)
     {
         var store = Store;
         if (!UploadSessionIds.IsWellFormed(id))
@@ -220,13 +256,16 @@ public sealed partial class UploadSessions
         }
 
         var session = await store.GetAsync(id, cancellationToken) ?? throw Failures.UploadNotFound();
-        return caller.MayUse(session) ? session : throw Failures.UploadForbidden();
+        AccessPolicy.DemandSession(caller, session, use);
+        return session;
     }
 
-    private UploadSession Check(UploadSession session, UploadCaller caller) =>
-        !caller.MayUse(session) ? throw Failures.UploadForbidden()
-        : IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt)
-        : session;
+    // Under the lease: the session as the lease read it, still the caller's to write and not expired.
+    private UploadSession Check(UploadSession session, Caller caller)
+    {
+        AccessPolicy.DemandSession(caller, session, SessionUse.Write);
+        return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
+    }
 
     // A length the request declares (tus Upload-Length after Upload-Defer-Length, the draft's
     // Upload-Length): once known it never changes (draft: "their indicated values MUST match").
@@ -265,9 +304,9 @@ public sealed partial class UploadSessions
 
 /// <summary>An append to a session, as a protocol request carries it.</summary>
 /// <param name="Id">The session.</param>
-/// <param name="Caller">Who appends: the owner, or a caller that may use any session.</param>
+/// <param name="Caller">Who appends: only the session's owner may (<see cref="AccessPolicy.DemandSession"/>).</param>
 /// <param name="Offset">Where the client says its bytes start; must be the durable offset.</param>
-public sealed record UploadWriteRequest(string Id, UploadCaller Caller, long Offset)
+public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
 {
     /// <summary>The whole file's length, when this request declares it (null: the request says nothing).</summary>
     public long? Length { get; init; }

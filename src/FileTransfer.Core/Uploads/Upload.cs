@@ -23,11 +23,12 @@ public sealed class Upload : IAsyncDisposable
     private int _pendingLength;
     private byte[]? _sha256;
 
-    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes)
+    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes, QuotaHold? hold = null)
     {
         Request = request;
         Staged = staged;
         _maxBytes = maxBytes;
+        Hold = hold;
     }
 
     /// <summary>What was asked for: the name, and the conditions the commit checks again.</summary>
@@ -39,6 +40,9 @@ public sealed class Upload : IAsyncDisposable
     public long Length { get; private set; }
 
     internal IStagedObject Staged { get; }
+
+    /// <summary>Its reservation in the quotas over its name, or null when none applies.</summary>
+    internal QuotaHold? Hold { get; }
 
     /// <summary>
     /// Appends one piece of the body; refuses the piece that would pass the size limit
@@ -57,6 +61,13 @@ public sealed class Upload : IAsyncDisposable
         if (Length + bytes.Length > _maxBytes)
         {
             throw Failures.TooLarge(_maxBytes);
+        }
+
+        // Refused as soon as the bytes pass a quota's room (an upload that declared its length
+        // reserved it all at the start).
+        if (Hold is not null && Hold.Needs(Length + bytes.Length))
+        {
+            await Hold.EnsureAsync(Length + bytes.Length, cancellationToken, Request.DeclaredLength is null ? Quotas.GrowthStep : 0);
         }
 
         Length += bytes.Length;
@@ -157,6 +168,7 @@ public sealed class Upload : IAsyncDisposable
         _hash.Dispose();
         ReturnPending();
         await Staged.DisposeAsync();
+        await (Hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]

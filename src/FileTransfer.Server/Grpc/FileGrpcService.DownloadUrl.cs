@@ -24,8 +24,9 @@ internal sealed partial class FileGrpcService
             throw Failures.DirectDownloadUnavailable();
         }
 
-        await using var file = await files.OpenAsync(request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
-        var target = files.GetDownloadUrl(file, DownloadDisposition.For(file.Version), FileTransferClaims.GrantEndsAt(context.GetHttpContext().User));
+        var caller = Callers.Of(context.GetHttpContext());
+        await using var file = await files.OpenAsync(caller, request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
+        var target = files.GetDownloadUrl(caller, file, DownloadDisposition.For(file.Version));
 
         // The digest only when known: computing it would read the whole file through this server.
         return new GetDownloadUrlResponse

@@ -21,20 +21,19 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("length must not be negative.");
         }
 
-        var user = context.GetHttpContext().User;
-        var upload = UploadGrant.Apply(user, new UploadRequest(request.FileName)
+        var upload = new UploadRequest(request.FileName)
         {
             DeclaredLength = request.Length,
             ExpectedSha256 = ExpectedSha256(request.Sha256),
             Preconditions = PreconditionsOf(request.IfMatch, request.Overwrite),
-        });
-        return Status(await sessions.CreateAsync(upload, UploadCallers.Of(user), metadata: null, context.CancellationToken));
+        };
+        return Status(await sessions.CreateAsync(upload, Callers.Of(context.GetHttpContext()), metadata: null, context.CancellationToken));
     }
 
     /// <summary>The durable offset, the length once known, the expiry, and the stored file once complete.</summary>
     [Operation(FileOperation.ManageUpload)]
     public override async Task<UploadStatus> GetUploadStatus(GetUploadStatusRequest request, ServerCallContext context) =>
-        Status(await sessions.GetAsync(request.UploadId, UploadCallers.Of(context.GetHttpContext().User), context.CancellationToken));
+        Status(await sessions.GetAsync(request.UploadId, Callers.Of(context.GetHttpContext()), context.CancellationToken));
 
     /// <summary>
     /// Client streaming: upload_id and write_offset first, then chunks; <c>finish</c> on the last
@@ -49,7 +48,7 @@ internal sealed partial class FileGrpcService
     [Operation(FileOperation.ManageUpload)]
     public override async Task<CancelUploadResponse> CancelUpload(CancelUploadRequest request, ServerCallContext context)
     {
-        await sessions.CancelAsync(request.UploadId, UploadCallers.Of(context.GetHttpContext().User), context.CancellationToken);
+        await sessions.CancelAsync(request.UploadId, Callers.Of(context.GetHttpContext()), context.CancellationToken);
         return new CancelUploadResponse();
     }
 
@@ -67,7 +66,7 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("The first message carries upload_id and write_offset.");
         }
 
-        var request = new UploadWriteRequest(uploadId, UploadCallers.Of(context.GetHttpContext().User), message.WriteOffset);
+        var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset);
         await using var write = await sessions.BeginWriteAsync(request, pace.Token);
 
         // Ended at once when another request cancels the upload, as a REST append is.

@@ -18,6 +18,7 @@ namespace FileTransfer.Server.Grpc;
 internal sealed partial class FileGrpcService(
     FileOperations files,
     UploadSessions sessions,
+    Quotas quotas,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase
@@ -32,7 +33,7 @@ internal sealed partial class FileGrpcService(
         }
 
         // Opened once: the metadata, its digest and every chunk come from this version, whatever replaces the name meanwhile.
-        await using var file = await files.OpenAsync(request.FileName, Preconditions.IfMatches(request.IfMatch), cancellationToken);
+        await using var file = await files.OpenAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), cancellationToken);
         var range = ReadRange.FromOffset(request.Offset, request.Limit, file.Version.Size);
         var sha256 = await files.DigestAsync(file, cancellationToken);
         await responseStream.WriteAsync(new DownloadFileResponse { Metadata = ProtoFiles.Metadata(file.Version, sha256) }, cancellationToken);
@@ -43,14 +44,14 @@ internal sealed partial class FileGrpcService(
     [Operation(FileOperation.Read)]
     public override async Task<FileMetadata> GetFileInfo(GetFileInfoRequest request, ServerCallContext context)
     {
-        var (version, sha256) = await files.DescribeAsync(request.FileName, context.CancellationToken);
+        var (version, sha256) = await files.DescribeAsync(Callers.Of(context.GetHttpContext()), request.FileName, context.CancellationToken);
         return ProtoFiles.Metadata(version, sha256);
     }
 
     [Operation(FileOperation.List)]
     public override async Task<ListFilesResponse> ListFiles(ListFilesRequest request, ServerCallContext context)
     {
-        var page = await files.ListAsync(new ListQuery(request.Prefix, request.PageSize, request.PageToken), context.CancellationToken);
+        var page = await files.ListAsync(Callers.Of(context.GetHttpContext()), new ListQuery(request.Prefix, request.PageSize, request.PageToken), context.CancellationToken);
         // Listings carry no digest: hashing every listed file would make a listing cost a full read of the tree.
         var response = new ListFilesResponse { NextPageToken = page.NextPageToken ?? "" };
         response.Files.AddRange(page.Files.Select(file => ProtoFiles.Metadata(file, sha256: null)));
@@ -60,7 +61,7 @@ internal sealed partial class FileGrpcService(
     [Operation(FileOperation.Delete)]
     public override async Task<DeleteFileResponse> DeleteFile(DeleteFileRequest request, ServerCallContext context)
     {
-        await files.DeleteAsync(request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
+        await files.DeleteAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
         return new DeleteFileResponse();
     }
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc.Abstractions;
@@ -80,7 +81,7 @@ internal sealed class OpenApiOperationSecurity(
 
     private static bool HasPathRouteValue(OpenApiOperationTransformerContext context) =>
         context.Description.ParameterDescriptions.Any(p =>
-            p.Name == ScopeAuthorizationHandler.PathRouteValue && p.Source == BindingSource.Path);
+            p.Name == Routes.PathRouteValue && p.Source == BindingSource.Path);
 
     /// <summary>The response for <paramref name="status"/>: the one attributes declared (as problem+json), or a new problem response.</summary>
     private static OpenApiResponse Declare(OpenApiOperation operation, OpenApiDocument document, int status, string description)

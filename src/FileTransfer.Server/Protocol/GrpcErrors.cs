@@ -20,7 +20,7 @@ internal static class GrpcErrors
         ErrorReason.InvalidFileName or ErrorReason.InvalidRange or ErrorReason.InvalidUploadStream or ErrorReason.InvalidPageRequest or ErrorReason.InvalidLinkRequest or ErrorReason.MalformedMessage => StatusCode.InvalidArgument,
         ErrorReason.FileNotFound => StatusCode.NotFound,
         ErrorReason.OffsetPastEnd => StatusCode.OutOfRange,
-        ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles => StatusCode.ResourceExhausted,
+        ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles or ErrorReason.QuotaExceeded => StatusCode.ResourceExhausted,
         ErrorReason.DigestMismatch or ErrorReason.SizeMismatch => StatusCode.DataLoss,
         ErrorReason.FileExists => StatusCode.AlreadyExists,
         ErrorReason.EtagMismatch or ErrorReason.NameConflict or ErrorReason.DirectDownloadUnavailable => StatusCode.FailedPrecondition,
@@ -57,6 +57,22 @@ internal static class GrpcErrors
     {
         var message = exception.Reason == ErrorReason.FileExists ? exception.Message + " Set overwrite to replace it." : exception.Message;
         var status = Status(exception.Reason, message, exception.RetryAfter);
+        if (exception.Quota is { } quota)
+        {
+            // The usage and limit of the quota that refused, as GetUsage reports them.
+            var info = status.Details[0].Unpack<ErrorInfo>();
+            info.Metadata["path"] = quota.Path;
+            info.Metadata["used_bytes"] = quota.UsedBytes.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            info.Metadata["max_bytes"] = quota.MaxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            info.Metadata["used_files"] = quota.UsedFiles.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            if (quota.MaxFiles is { } maxFiles)
+            {
+                info.Metadata["max_files"] = maxFiles.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            }
+
+            status.Details[0] = Any.Pack(info);
+        }
+
         if (exception.ExpectedOffset is { } expected)
         {
             var info = status.Details[0].Unpack<ErrorInfo>();

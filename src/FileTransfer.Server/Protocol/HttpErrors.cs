@@ -37,6 +37,9 @@ internal static class HttpErrors
         ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
         ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
 
+        // RFC 4918 11.5: "unable to store the representation needed to complete the request".
+        ErrorReason.QuotaExceeded => (StatusCodes.Status507InsufficientStorage, "Quota exceeded"),
+
         // Resumable uploads. tus 1.0.0: 404 or 410 for an unknown or expired upload, 409 for an
         // offset mismatch, 460 for a checksum mismatch (checksum extension), 412 for an unsupported
         // Tus-Resumable; the IETF draft: 409 for the offset, 400 for an append to a completed upload.

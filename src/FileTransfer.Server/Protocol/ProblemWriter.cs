@@ -23,7 +23,9 @@ internal static class ProblemWriter
         WriteAsync(context, new FileTransferException(reason, detail) { RetryAfter = retryAfter });
 
     /// <summary>
-    /// Writes <paramref name="refusal"/> with everything it carries: for an offset mismatch the
+    /// Writes <paramref name="refusal"/> with everything it carries: for a quota refusal the quota's
+    /// usage and limits (<c>path</c>, <c>usedBytes</c>, <c>maxBytes</c>, <c>usedFiles</c>,
+    /// <c>maxFiles</c>, as GET api/usage reports them); for an offset mismatch the
     /// session's offset in <c>Upload-Offset</c> and the problem's <c>expected-offset</c> /
     /// <c>provided-offset</c> members (the draft's Mismatching Offset). <paramref name="extend"/> adds
     /// members of its own (the fields model binding refused).
@@ -52,6 +54,15 @@ internal static class ProblemWriter
             {
                 problem.Extensions["provided-offset"] = provided;
             }
+        }
+
+        if (refusal.Quota is { } quota)
+        {
+            problem.Extensions["path"] = quota.Path;
+            problem.Extensions["usedBytes"] = quota.UsedBytes;
+            problem.Extensions["maxBytes"] = quota.MaxBytes;
+            problem.Extensions["usedFiles"] = quota.UsedFiles;
+            problem.Extensions["maxFiles"] = quota.MaxFiles;
         }
 
         extend?.Invoke(problem);

@@ -9,6 +9,9 @@ internal static class Routes
     /// <summary>Resumable upload sessions (tus 1.0 creation, and every session as <c>api/uploads/{uploadId}</c>).</summary>
     public const string Uploads = "api/uploads";
 
+    /// <summary>The route value that holds the file name in <c>api/files/{**path}</c>.</summary>
+    public const string PathRouteValue = "path";
+
     /// <summary>The route value that holds a session's id in <c>api/uploads/{uploadId}</c>.</summary>
     public const string UploadIdRouteValue = "uploadId";
 

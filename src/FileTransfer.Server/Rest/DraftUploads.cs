@@ -1,5 +1,4 @@
 using FileTransfer.Core;
-using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
 
@@ -39,12 +38,12 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         }
 
         var caller = SessionUploads.Caller(context);
-        var upload = UploadGrant.Apply(context.User, new UploadRequest(path)
+        var upload = new UploadRequest(path)
         {
             DeclaredLength = DraftProtocol.Length(request, 0, complete),
             ExpectedSha256 = SessionUploads.Sha256Of(context, ContentDigest.ReprDigestHeader),
             Preconditions = RestUploads.PreconditionsOf(request),
-        });
+        };
         var checksum = ContentChecksum(context);
         var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadata: null, checksum);
 

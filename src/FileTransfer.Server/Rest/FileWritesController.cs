@@ -49,7 +49,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
         }
 
         var aborted = HttpContext.RequestAborted;
-        await using var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
+        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
         await upload.CopyFromAsync(Request.Body, aborted);
         return RestUploads.Stored(Response, await files.CommitAsync(upload, aborted));
@@ -82,7 +82,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     public async Task<IActionResult> Delete(string path)
     {
-        await files.DeleteAsync(path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
+        await files.DeleteAsync(Callers.Of(HttpContext), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
         return NoContent();
     }
 }

@@ -26,7 +26,7 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     public async Task<IActionResult> List([FromQuery] string? prefix, [FromQuery] int pageSize = 0, [FromQuery] string? pageToken = null)
     {
-        var page = await files.ListAsync(new ListQuery(prefix, pageSize, pageToken), HttpContext.RequestAborted);
+        var page = await files.ListAsync(Callers.Of(HttpContext), new ListQuery(prefix, pageSize, pageToken), HttpContext.RequestAborted);
         if (page.NextPageToken is { } next)
         {
             Response.Headers.Link = $"<{ListingLinks.NextPage(Request, next)}>; rel=\"next\"";
@@ -58,7 +58,7 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
     public async Task<IActionResult> Download(string path)
     {
         var aborted = HttpContext.RequestAborted;
-        var file = await files.OpenAsync(path, Preconditions.None, aborted);
+        var file = await files.OpenAsync(Callers.Of(HttpContext), path, Preconditions.None, aborted);
         Response.RegisterForDisposeAsync(file);
         DownloadHeaders.Apply(Response.Headers, file.Version);
 

@@ -85,7 +85,7 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
                     return this.Problem(ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
                 }
 
-                var upload = await files.BeginUploadAsync(RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? []), aborted);
+                var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? []), aborted);
                 staged.Add(upload);
                 await upload.CopyFromAsync(section.Body, aborted);
 

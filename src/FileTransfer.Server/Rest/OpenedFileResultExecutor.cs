@@ -79,7 +79,7 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
     {
         var response = context.Response;
         var disposition = response.Headers.ContentDisposition.ToString();
-        var target = files.GetDownloadUrl(file, disposition, FileTransferClaims.GrantEndsAt(context.User));
+        var target = files.GetDownloadUrl(Callers.Of(context), file, disposition);
         foreach (var header in RepresentationHeaders)
         {
             response.Headers.Remove(header);

@@ -1,5 +1,4 @@
 using FileTransfer.Core;
-using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
@@ -9,7 +8,7 @@ namespace FileTransfer.Server.Rest;
 
 /// <summary>
 /// What both REST upload shapes (raw body, multipart) share: reading the request's size, digest and
-/// preconditions into the core's <see cref="UploadRequest"/>, narrowed by the caller's grant.
+/// preconditions into the core's <see cref="UploadRequest"/> (the core narrows it by the caller's grant).
 /// </summary>
 internal static class RestUploads
 {
@@ -21,13 +20,12 @@ internal static class RestUploads
     /// </summary>
     public static UploadRequest Describe(HttpRequest request, string name, long? declaredLength, IDictionary<string, StringValues> digestHeaders)
     {
-        var described = new UploadRequest(name)
+        return new UploadRequest(name)
         {
             DeclaredLength = declaredLength,
             ExpectedSha256 = ExpectedSha256(request.HttpContext, digestHeaders),
             Preconditions = PreconditionsOf(request),
         };
-        return UploadGrant.Apply(request.HttpContext.User, described);
     }
 
     /// <summary>

@@ -12,8 +12,8 @@ namespace FileTransfer.Server.Rest;
 /// </summary>
 internal static class SessionUploads
 {
-    /// <summary>The caller of a session request (the key or link that owns, or may use, sessions).</summary>
-    public static UploadCaller Caller(HttpContext context) => UploadCallers.Of(context.User);
+    /// <summary>The caller of a session request (the key, token or link that owns, or may use, sessions).</summary>
+    public static Caller Caller(HttpContext context) => Callers.Of(context);
 
     /// <summary>
     /// The session's address, <c>/api/uploads/{id}</c>. A session begun with a signed link is
@@ -32,7 +32,7 @@ internal static class SessionUploads
     /// Creates the session; <paramref name="checksum"/>, meant for the request's first bytes, is
     /// disposed when the creation fails.
     /// </summary>
-    public static async Task<UploadSession> CreateAsync(HttpContext context, UploadSessions sessions, UploadRequest upload, UploadCaller caller, string? metadata, RequestChecksum? checksum)
+    public static async Task<UploadSession> CreateAsync(HttpContext context, UploadSessions sessions, UploadRequest upload, Caller caller, string? metadata, RequestChecksum? checksum)
     {
         try
         {

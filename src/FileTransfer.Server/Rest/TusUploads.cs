@@ -1,7 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
-using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
@@ -48,12 +47,12 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         }
 
         var caller = SessionUploads.Caller(context);
-        var upload = UploadGrant.Apply(context.User, new UploadRequest(TusProtocol.NameOf(metadata))
+        var upload = new UploadRequest(TusProtocol.NameOf(metadata))
         {
             DeclaredLength = length,
             ExpectedSha256 = WholeFileSha256(context, metadata),
             Preconditions = RestUploads.PreconditionsOf(request),
-        });
+        };
         var checksum = TusProtocol.Checksum(request);
         var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
 

@@ -13,9 +13,9 @@ namespace FileTransfer.Server.Security;
 /// </summary>
 /// <remarks>
 /// Keys are read once (<see cref="IOptions{TOptions}"/>, not a monitor) and never change while the
-/// process runs, so each key's authentication result (ticket, principal, claims) is built here once
-/// and the same instance is handed to every request that presents the key: per request that saves
-/// the claims, the identity, the principal, the ticket, the result and its task. The identity and
+/// process runs, so everything a request with a key needs (its <see cref="Caller"/>, principal,
+/// ticket, result and the features that carry them) is built here once and the same instances are
+/// handed to every request that presents the key: a lookup allocates nothing. The identity and
 /// principal are <see cref="ReadOnlyClaimsIdentity"/> / <see cref="ReadOnlyClaimsPrincipal"/>, so
 /// code that tried to add a claim to the shared principal would fail loudly instead of granting
 /// it to every later request with the same key.
@@ -24,20 +24,23 @@ internal sealed class ApiKeyStore
 {
     public const string AuthenticationType = "ApiKey";
 
-    private readonly List<Entry> _keys = [];
+    // Keys up to this many UTF-8 bytes are hashed from the stack; longer ones (rare) from the heap.
+    private const int StackKeyBytes = 512;
+
+    private readonly List<ApiKeyEntry> _keys = [];
 
     public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, IStorageBackend storage)
     {
         foreach (var key in options.Value.ApiKeys)
         {
-            Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)]);
+            Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)], key.Folders);
         }
 
         // Only here, only in Development: no other environment ever reads or writes the key file.
         if (_keys.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
         {
             DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), storage);
-            Add(DevelopmentKey.Key, [.. Scopes.All]);
+            Add(DevelopmentKey.Key, [.. Scopes.All], folders: null);
         }
     }
 
@@ -50,10 +53,16 @@ internal sealed class ApiKeyStore
     /// The successful authentication <paramref name="presented"/> stands for (the same instance for
     /// every request with that key), or null when it is no configured key.
     /// </summary>
-    public Task<AuthenticateResult>? Find(string presented)
+    public Task<AuthenticateResult>? Find(string presented) => Lookup(presented)?.Result;
+
+    /// <summary>The key <paramref name="presented"/> is, with everything built for it, or null. Allocates nothing for a key of up to 512 bytes.</summary>
+    public ApiKeyEntry? Lookup(ReadOnlySpan<char> presented)
     {
-        var hash = Hash(presented);
-        Entry? match = null;
+        Span<byte> hash = stackalloc byte[SHA256.HashSizeInBytes];
+        var length = Encoding.UTF8.GetMaxByteCount(presented.Length);
+        Span<byte> utf8 = length <= StackKeyBytes ? stackalloc byte[StackKeyBytes] : new byte[length];
+        SHA256.HashData(utf8[..Encoding.UTF8.GetBytes(presented, utf8)], hash);
+        ApiKeyEntry? match = null;
 
         // Every entry is compared, whatever matched before: the time taken does not depend on
         // which key (if any) matched, and comparing fixed-length hashes hides the key length.
@@ -65,12 +74,12 @@ internal sealed class ApiKeyStore
             }
         }
 
-        return match?.Result;
+        return match;
     }
 
-    private void Add(string key, string[] scopes)
+    private void Add(string key, string[] scopes, IReadOnlyList<string>? folders)
     {
-        var hash = Hash(key);
+        var hash = SHA256.HashData(Encoding.UTF8.GetBytes(key)); // the key itself is never stored
         var id = Convert.ToHexStringLower(hash)[..12];
         Claim[] claims =
         [
@@ -78,13 +87,9 @@ internal sealed class ApiKeyStore
             new(FileTransferClaims.KeyId, id),
             .. scopes.Select(scope => new Claim(FileTransferClaims.Scope, scope)),
         ];
-        var principal = new ReadOnlyClaimsPrincipal(new ReadOnlyClaimsIdentity(claims, AuthenticationType, ClaimTypes.Name, ClaimTypes.Role));
+        var caller = Caller.ForKey(id, scopes, folders);
+        var principal = new ReadOnlyClaimsPrincipal(new ReadOnlyClaimsIdentity(claims, AuthenticationType, ClaimTypes.Name, ClaimTypes.Role), caller);
         var ticket = new AuthenticationTicket(principal, FileTransferAuthenticationHandler.SchemeName);
-        _keys.Add(new Entry(hash, Task.FromResult(AuthenticateResult.Success(ticket))));
+        _keys.Add(new ApiKeyEntry(hash, principal, AuthenticateResult.Success(ticket)));
     }
-
-    // The key itself is hashed at once and never stored (a memory dump of the store shows no key).
-    private static byte[] Hash(string key) => SHA256.HashData(Encoding.UTF8.GetBytes(key));
-
-    private sealed record Entry(byte[] Hash, Task<AuthenticateResult> Result);
 }

@@ -39,6 +39,9 @@ public sealed class AuthOptions
     [MinLength(32)]
     public string? SigningKey { get; set; }
 
+    /// <summary>Tokens from an OpenID Connect provider, beside the API keys (off while <see cref="JwtOptions.Authority"/> is unset).</summary>
+    public JwtOptions Jwt { get; set; } = new();
+
     /// <summary>Longest lifetime a signed link may be issued for.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "365.00:00:00")]
     public TimeSpan MaxLinkLifetime { get; set; } = TimeSpan.FromDays(7);
@@ -63,6 +66,24 @@ public sealed class AuthOptions
             {
                 yield return $"Auth:ApiKeys:{i}:Scopes contains '{scope}'; known scopes are {string.Join(", ", Scopes.All)}.";
             }
+
+            for (var j = 0; j < key.Paths.Count; j++)
+            {
+                if (Grants.Normalize(key.Paths[j]) is null)
+                {
+                    yield return $"Auth:ApiKeys:{i}:Paths:{j} ('{key.Paths[j]}') is not a folder a client could name.";
+                }
+            }
+
+            if (BearerCredentials.IsJwtShaped(key.Key))
+            {
+                yield return $"Auth:ApiKeys:{i}:Key is shaped like a JSON Web Token (eyJ... with three dot-separated parts); choose another key, so that keys and tokens are told apart.";
+            }
+        }
+
+        foreach (var problem in Jwt.Problems())
+        {
+            yield return problem;
         }
 
         if (ApiKeys.Select(k => k.Key).Distinct(StringComparer.Ordinal).Count() != ApiKeys.Count)
@@ -83,4 +104,13 @@ public sealed class ApiKeyOptions
 
     /// <summary>Any of <c>read</c>, <c>write</c>, <c>delete</c>.</summary>
     public List<string> Scopes { get; set; } = [];
+
+    /// <summary>
+    /// Folders (<c>teams/a/</c>) the scopes apply to: the key reaches only names below one of them.
+    /// Empty (the default): the whole tree.
+    /// </summary>
+    public List<string> Paths { get; set; } = [];
+
+    /// <summary>The folders as grants, or null for the whole tree.</summary>
+    internal IReadOnlyList<string>? Folders => Paths.Count == 0 ? null : [.. Paths.Select(path => Grants.Normalize(path)!)];
 }

@@ -12,19 +12,26 @@ namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// The one authentication scheme: an API key (<c>Authorization: Bearer</c>, RFC 6750 2.1, or
-/// <c>X-Api-Key</c>) or a signed link (<c>?sig=</c>). Answers 401 with a Bearer challenge and
-/// 403 as problem+json.
+/// <c>X-Api-Key</c>), a token from the OpenID Connect provider (<c>Authorization: Bearer eyJ…</c>,
+/// checked by the JwtBearer scheme), or a signed link (<c>?sig=</c>, or the <c>sig</c> metadata of a
+/// gRPC call). Each becomes a principal carrying the core's <see cref="Caller"/>. Answers 401 with a
+/// Bearer challenge and 403 as problem+json. A known key is usually authenticated before this
+/// scheme runs (<see cref="KnownKeyAuthentication"/>); the answer is the same either way.
 /// </summary>
 internal sealed class FileTransferAuthenticationHandler(
     IOptionsMonitor<AuthenticationSchemeOptions> options,
     ILoggerFactory loggerFactory,
     UrlEncoder encoder,
     ApiKeyStore keys,
-    SignedLinkSigner signer)
+    SignedLinkSigner signer,
+    IOptions<AuthOptions> auth)
     : AuthenticationHandler<AuthenticationSchemeOptions>(options, loggerFactory, encoder)
 {
     public const string SchemeName = "FileTransfer";
     public const string ApiKeyHeader = "X-Api-Key";
+
+    /// <summary>The gRPC metadata key that carries a signed link's token (REST's <c>?sig=</c>).</summary>
+    public const string LinkMetadataKey = SignedLink.QueryParameter;
 
     // Immutable (no ticket, no properties): one instance serves every request without a credential.
     private static readonly Task<AuthenticateResult> NoCredential = Task.FromResult(AuthenticateResult.NoResult());
@@ -40,27 +47,31 @@ internal sealed class FileTransferAuthenticationHandler(
     /// reads the headers without copying the token out of them.
     /// </remarks>
     public static bool PresentsCredential(HttpRequest request) =>
-        IsBearer(request.Headers.Authorization.ToString())
+        BearerCredentials.TryGet(request.Headers.Authorization.ToString(), out _)
         || request.Headers[ApiKeyHeader].Count > 0
-        || request.Query[SignedLink.QueryParameter].Count > 0;
+        || LinkTokens(request).Count > 0;
 
     protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
-        var bearer = BearerToken(Request);
+        var hasBearer = BearerCredentials.TryGet(Request.Headers.Authorization.ToString(), out var bearer);
         var headerKey = Request.Headers[ApiKeyHeader];
-        if (headerKey.Count > 1 || (bearer is not null && headerKey.Count == 1 && headerKey[0] != bearer))
+        if (headerKey.Count > 1 || (hasBearer && headerKey.Count == 1 && !bearer.SequenceEqual(headerKey[0])))
         {
             return Task.FromResult(AuthenticateResult.Fail("Send one API key, in one header."));
         }
 
-        var key = bearer ?? headerKey.FirstOrDefault();
-        if (key is not null)
+        if (hasBearer && BearerCredentials.IsJwtShaped(bearer))
         {
-            // A valid key's result is built once per key (ApiKeyStore): nothing is allocated for it here.
-            return keys.Find(key) ?? Task.FromResult(AuthenticateResult.Fail("The API key is not valid."));
+            return AuthenticateTokenAsync();
         }
 
-        var token = Request.Query[SignedLink.QueryParameter];
+        if (hasBearer || headerKey.Count == 1)
+        {
+            // A valid key's result is built once per key (ApiKeyStore): nothing is allocated for it here.
+            return keys.Lookup(hasBearer ? bearer : headerKey[0])?.Result ?? Task.FromResult(AuthenticateResult.Fail("The API key is not valid."));
+        }
+
+        var token = LinkTokens(Request);
         if (token.Count == 0)
         {
             return NoCredential;
@@ -76,7 +87,32 @@ internal sealed class FileTransferAuthenticationHandler(
             return Task.FromResult(AuthenticateResult.Fail(error));
         }
 
-        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(LinkIdentity(link, token[0]!)), SchemeName)));
+        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(LinkPrincipal(link, token[0]!), SchemeName)));
+    }
+
+    // A signed link: ?sig= on any request; on a gRPC call, which has no query, the sig metadata.
+    private static Microsoft.Extensions.Primitives.StringValues LinkTokens(HttpRequest request) =>
+        request.Query[SignedLink.QueryParameter] is { Count: > 0 } query ? query
+        : GrpcStatusResponse.IsGrpc(request.HttpContext) ? request.Headers[LinkMetadataKey]
+        : default;
+
+    // A token: the JwtBearer scheme validates it (signature, issuer, audience, lifetime); the caller
+    // is built from its claims. A server without Auth:Jwt takes no tokens.
+    private async Task<AuthenticateResult> AuthenticateTokenAsync()
+    {
+        var jwt = auth.Value.Jwt;
+        if (!jwt.IsEnabled)
+        {
+            return AuthenticateResult.Fail("This server accepts no tokens from an identity provider (Auth:Jwt:Authority is not set); send an API key.");
+        }
+
+        var result = await Context.AuthenticateAsync(JwtCallers.SchemeName);
+        if (!result.Succeeded || result.Principal is null)
+        {
+            return AuthenticateResult.Fail(JwtCallers.Refusal(result.Failure));
+        }
+
+        return AuthenticateResult.Success(new AuthenticationTicket(JwtCallers.PrincipalOf(result.Principal, jwt), SchemeName));
     }
 
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
@@ -103,22 +139,12 @@ internal sealed class FileTransferAuthenticationHandler(
                 ? detail
                 : "The credentials do not allow this request.");
 
-    private const string BearerPrefix = "Bearer ";
-
-    // RFC 9110 11.1: the scheme name is case-insensitive.
-    private static bool IsBearer(string authorization) => authorization.StartsWith(BearerPrefix, StringComparison.OrdinalIgnoreCase);
-
-    private static string? BearerToken(HttpRequest request)
+    private static CallerPrincipal LinkPrincipal(SignedLink link, string token)
     {
-        var header = request.Headers.Authorization.ToString();
-        return IsBearer(header) ? header[BearerPrefix.Length..].Trim() : null;
-    }
-
-    private static ClaimsIdentity LinkIdentity(SignedLink link, string token)
-    {
+        var linkId = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(token)))[..24];
         var identity = new ClaimsIdentity("SignedLink", ClaimTypes.Name, ClaimTypes.Role);
         identity.AddClaim(new Claim(ClaimTypes.Name, "link"));
-        identity.AddClaim(new Claim(FileTransferClaims.LinkId, Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(token)))[..24]));
+        identity.AddClaim(new Claim(FileTransferClaims.LinkId, linkId));
         identity.AddClaim(new Claim(FileTransferClaims.Scope, link.Access));
         identity.AddClaim(new Claim(FileTransferClaims.Path, link.Path));
         identity.AddClaim(new Claim(FileTransferClaims.ExpiresAt, link.ExpiresAt.ToString(CultureInfo.InvariantCulture), ClaimValueTypes.Integer64));
@@ -132,6 +158,7 @@ internal sealed class FileTransferAuthenticationHandler(
             identity.AddClaim(new Claim(FileTransferClaims.UploadSha256, sha256));
         }
 
-        return identity;
+        var grant = new LinkGrant(link.Access, link.Path, link.Expires, link.MaxBytes, link.Sha256 is { } hex ? Convert.FromHexString(hex) : null);
+        return new CallerPrincipal(identity, Caller.ForLink(linkId, grant));
     }
 }

@@ -7,14 +7,11 @@ namespace FileTransfer.Server.Security;
 /// </summary>
 internal static class FileTransferClaims
 {
-    /// <summary>When the caller's grant ends, if it does (a signed link's expiry); null for an API key.</summary>
-    public static DateTimeOffset? GrantEndsAt(System.Security.Claims.ClaimsPrincipal caller) =>
-        caller.FindFirst(ExpiresAt)?.Value is { } seconds && long.TryParse(seconds, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var unix)
-            ? DateTimeOffset.FromUnixTimeSeconds(unix)
-            : null;
-
     /// <summary>One claim per granted scope: "read", "write" or "delete".</summary>
     public const string Scope = "ft:scope";
+
+    /// <summary>Tokens only: the token's subject (<c>sub</c>).</summary>
+    public const string Subject = "ft:sub";
 
     /// <summary>API keys only: a short, non-secret id of the key (from its hash), for logs and rate limits.</summary>
     public const string KeyId = "ft:key_id";

@@ -20,7 +20,7 @@ internal sealed class LinksController(
 
     /// <summary>
     /// Issues a link for one file. The caller needs the scope the link grants (<c>read</c> or
-    /// <c>write</c>); a signed link cannot issue links.
+    /// <c>write</c>) over that file's folder; a signed link cannot issue links.
     /// </summary>
     [HttpPost]
     [Consumes(MediaTypeNames.Application.Json)]
@@ -31,19 +31,26 @@ internal sealed class LinksController(
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status415UnsupportedMediaType, "application/problem+json")]
     public IActionResult Issue(LinkRequest request)
     {
-        if (User.HasClaim(c => c.Type == FileTransferClaims.Path))
+        var caller = Callers.Of(HttpContext);
+        if (caller.Link is not null)
         {
             return Refuse("A signed link cannot issue links; use an API key.");
         }
 
-        if (!User.HasClaim(FileTransferClaims.Scope, request.Access))
+        if (!caller.Holds(request.Access))
         {
-            return Refuse($"The API key does not have the '{request.Access}' scope this link would grant.");
+            return Refuse($"The {(caller.Kind == CallerKind.Token ? "token" : "API key")} does not have the '{request.Access}' scope this link would grant.");
         }
 
         if (FileNames.Check(request.Path) is { } rejection)
         {
             return this.Problem(ErrorReason.InvalidFileName, rejection.Reason);
+        }
+
+        // A link grants no more than its issuer holds: the same policy as the access it grants.
+        if (AccessPolicy.Refusal(caller, request.Access == Scopes.Write ? FileOperation.Write : FileOperation.Read, request.Path) is { } refused)
+        {
+            return this.Problem(refused.Reason, refused.Message);
         }
 
         var lifetime = request.ExpiresInSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : DefaultLifetime;

@@ -59,9 +59,9 @@ internal static class RateLimiting
     private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
         options.Enabled && Covers(context.Request.Path) ? ClientOf(context) : null;
 
-    // The key id (a hash prefix), never the key itself, names a client that has one.
+    // The key id (a hash prefix, never the key itself) or a token's subject names a client that has one.
     private static string ClientOf(HttpContext context) =>
-        context.User.FindFirst(FileTransferClaims.KeyId)?.Value is { } keyId
-            ? "key:" + keyId
+        Callers.Of(context.User) is { Kind: CallerKind.Key or CallerKind.Token } caller
+            ? caller.Id
             : "ip:" + context.Connection.RemoteIpAddress;
 }

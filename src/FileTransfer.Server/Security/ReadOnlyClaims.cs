@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using System.Security.Principal;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 
@@ -23,9 +24,14 @@ internal sealed class ReadOnlyClaimsIdentity(IEnumerable<Claim> claims, string a
         new("This identity is shared by every request with the same API key and cannot be changed; Clone() it first.");
 }
 
-/// <summary>The principal around a <see cref="ReadOnlyClaimsIdentity"/>: no identity can be added to it either.</summary>
-internal sealed class ReadOnlyClaimsPrincipal(IIdentity identity) : ClaimsPrincipal(identity)
+/// <summary>
+/// The principal around a <see cref="ReadOnlyClaimsIdentity"/>, with the key's <see cref="Caller"/>
+/// (also built once): no identity can be added to it either.
+/// </summary>
+internal sealed class ReadOnlyClaimsPrincipal(IIdentity identity, Caller caller) : ClaimsPrincipal(identity), ICallerPrincipal
 {
+    public Caller Caller { get; } = caller;
+
     public override void AddIdentity(ClaimsIdentity identity) => throw ReadOnlyClaimsIdentity.Shared();
 
     public override void AddIdentities(IEnumerable<ClaimsIdentity> identities) => throw ReadOnlyClaimsIdentity.Shared();

@@ -1,5 +1,6 @@
 using FileTransfer.Core;
 using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authentication.JwtBearer;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -26,7 +27,10 @@ internal static class SecurityRegistration
         services.AddSingleton<SignedLinkSigner>();
 
         services.AddAuthentication(FileTransferAuthenticationHandler.SchemeName)
-            .AddScheme<AuthenticationSchemeOptions, FileTransferAuthenticationHandler>(FileTransferAuthenticationHandler.SchemeName, configureOptions: null);
+            .AddScheme<AuthenticationSchemeOptions, FileTransferAuthenticationHandler>(FileTransferAuthenticationHandler.SchemeName, configureOptions: null)
+            .AddJwtBearer(JwtCallers.SchemeName, _ => { });
+        services.AddOptions<JwtBearerOptions>(JwtCallers.SchemeName)
+            .Configure<IOptions<AuthOptions>>((bearer, auth) => JwtCallers.Configure(bearer, auth.Value.Jwt));
         var policies = services.AddAuthorizationBuilder();
         // One policy per scope (what an undeclared endpoint needs, every one), and one per operation.
         foreach (var scopes in Scopes.All.Select(scope => (IReadOnlyList<string>)[scope]).Concat(Enum.GetValues<FileOperation>().Select(OperationScopes.AnyOf)).DistinctBy(scopes => string.Join('|', scopes)))
@@ -59,7 +63,11 @@ internal static class SecurityRegistration
         // a 401 challenge still goes through the handler (which then finds nothing, as before).
         // UseAuthentication marks only the branch as authenticated; without the mark on the app,
         // WebApplication would add a second, unconditional authentication in front of everything.
-        app.UseWhen(context => FileTransferAuthenticationHandler.PresentsCredential(context.Request), credentials => credentials.UseAuthentication());
+        // A configured API key is recognized before, without the authentication service at all.
+        app.UseMiddleware<KnownKeyAuthentication>();
+        app.UseWhen(
+            context => !KnownKeyAuthentication.IsAuthenticated(context) && FileTransferAuthenticationHandler.PresentsCredential(context.Request),
+            credentials => credentials.UseAuthentication());
         ((IApplicationBuilder)app).Properties[AuthenticationMiddlewareSetKey] = true;
         app.UseRateLimiter();
         app.UseAuthorization();

@@ -38,6 +38,7 @@ public sealed class TransferOutcomeTests
         [ErrorReason.RouteNotFound] = TransferOutcome.Rejected,
         [ErrorReason.MethodNotAllowed] = TransferOutcome.Rejected,
         [ErrorReason.InternalError] = TransferOutcome.Failed,
+        [ErrorReason.QuotaExceeded] = TransferOutcome.Rejected,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -39,6 +39,7 @@ public sealed class ErrorReasonTests
         [ErrorReason.RouteNotFound] = "ROUTE_NOT_FOUND",
         [ErrorReason.MethodNotAllowed] = "METHOD_NOT_ALLOWED",
         [ErrorReason.InternalError] = "INTERNAL_ERROR",
+        [ErrorReason.QuotaExceeded] = "QUOTA_EXCEEDED",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -22,7 +22,7 @@ public sealed class DigestTests
         await files.UploadAsync(new UploadRequest("known.bin"), source);
         var readsBefore = _backend.Reads;
 
-        await using var opened = await files.OpenAsync("known.bin", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "known.bin", Preconditions.None, Token);
         var sha256 = await files.DigestAsync(opened, Token);
 
         Assert.Equal(TestBytes.Sha256(source), Convert.ToHexString(sha256));
@@ -42,7 +42,7 @@ public sealed class DigestTests
         var source = TestBytes.Random(size);
         var placed = _backend.Place("placed.bin", source);
 
-        await using (var opened = await files.OpenAsync("placed.bin", Preconditions.None, Token))
+        await using (var opened = await files.OpenAsync(TestCallers.Full, "placed.bin", Preconditions.None, Token))
         {
             Assert.Null(opened.Sha256);
             var sha256 = await files.DigestAsync(opened, Token);
@@ -56,7 +56,7 @@ public sealed class DigestTests
         var saved = Assert.Single(_backend.SavedDigests);
         Assert.Equal(placed.ETag, saved.Version.ETag);
         Assert.Equal(TestBytes.Sha256(source), Convert.ToHexString(saved.Sha256));
-        await using var again = await files.OpenAsync("placed.bin", Preconditions.None, Token);
+        await using var again = await files.OpenAsync(TestCallers.Full, "placed.bin", Preconditions.None, Token);
         Assert.Equal(TestBytes.Sha256(source), Convert.ToHexString(again.Sha256!));
     }
 
@@ -67,7 +67,7 @@ public sealed class DigestTests
         var first = TestBytes.Random(100_000);
         var second = TestBytes.Random(100_000);
         var v1 = _backend.Place("swapped.bin", first);
-        await using var opened = await files.OpenAsync("swapped.bin", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "swapped.bin", Preconditions.None, Token);
 
         var v2 = await files.UploadAsync(new UploadRequest("swapped.bin"), second);
         var sha256 = await files.DigestAsync(opened, Token);
@@ -75,7 +75,7 @@ public sealed class DigestTests
         Assert.Equal(TestBytes.Sha256(first), Convert.ToHexString(sha256));
         Assert.Equal(1, _backend.OpensOf("swapped.bin"));
         Assert.Equal(v1.ETag, Assert.Single(_backend.SavedDigests).Version.ETag);
-        await using var current = await files.OpenAsync("swapped.bin", Preconditions.None, Token);
+        await using var current = await files.OpenAsync(TestCallers.Full, "swapped.bin", Preconditions.None, Token);
         Assert.Equal(v2.File.ETag, current.Version.ETag);
         Assert.Equal(TestBytes.Sha256(second), Convert.ToHexString(current.Sha256!));
     }
@@ -86,12 +86,12 @@ public sealed class DigestTests
         var files = Operations.Over(_backend);
         var first = TestBytes.Random(100_000);
         _backend.Place("swapped.bin", first);
-        await using var opened = await files.OpenAsync("swapped.bin", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "swapped.bin", Preconditions.None, Token);
 
         _backend.Place("swapped.bin", TestBytes.Random(100_000));
         Assert.Equal(TestBytes.Sha256(first), Convert.ToHexString(await files.DigestAsync(opened, Token)));
 
-        await using var current = await files.OpenAsync("swapped.bin", Preconditions.None, Token);
+        await using var current = await files.OpenAsync(TestCallers.Full, "swapped.bin", Preconditions.None, Token);
         Assert.Null(current.Sha256);
     }
 
@@ -102,7 +102,7 @@ public sealed class DigestTests
         var source = TestBytes.Random(5000);
         var placed = _backend.Place("described.txt", source);
 
-        var (version, sha256) = await files.DescribeAsync("described.txt", Token);
+        var (version, sha256) = await files.DescribeAsync(TestCallers.Full, "described.txt", Token);
 
         Assert.Equal((placed.ETag, 5000L, "text/plain"), (version.ETag, version.Size, version.ContentType));
         Assert.Equal(SHA256.HashData(source), sha256);

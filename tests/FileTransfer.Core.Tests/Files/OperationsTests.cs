@@ -14,10 +14,10 @@ public sealed class OperationsTests
     {
         var files = Operations.Over(_backend);
 
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("missing.bin", Token));
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.OpenAsync("missing.bin", Preconditions.None, Token));
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DescribeAsync("missing.bin", Token));
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DeleteAsync("missing.bin", Preconditions.None, Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "missing.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.OpenAsync(TestCallers.Full, "missing.bin", Preconditions.None, Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DescribeAsync(TestCallers.Full, "missing.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DeleteAsync(TestCallers.Full, "missing.bin", Preconditions.None, Token));
     }
 
     [Fact]
@@ -26,7 +26,7 @@ public sealed class OperationsTests
         var files = Operations.Over(_backend);
         var placed = _backend.Place("notes/today.txt", TestBytes.Random(42));
 
-        var version = await files.StatAsync("notes/today.txt", Token);
+        var version = await files.StatAsync(TestCallers.Full, "notes/today.txt", Token);
 
         Assert.Equal(("notes/today.txt", 42L, placed.ETag, placed.LastModified, "text/plain"), (version.Name, version.Size, version.ETag, version.LastModified, version.ContentType));
     }
@@ -38,11 +38,11 @@ public sealed class OperationsTests
         var stale = _backend.Place("cond.bin", [1]);
         var current = _backend.Place("cond.bin", [2]);
 
-        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.OpenAsync("cond.bin", Preconditions.IfMatches(stale.ETag), Token));
-        await Refusals.AssertAsync(ErrorReason.FileExists, async () => await files.OpenAsync("cond.bin", new Preconditions(MustNotExist: true), Token));
+        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.OpenAsync(TestCallers.Full, "cond.bin", Preconditions.IfMatches(stale.ETag), Token));
+        await Refusals.AssertAsync(ErrorReason.FileExists, async () => await files.OpenAsync(TestCallers.Full, "cond.bin", new Preconditions(MustNotExist: true), Token));
         Assert.Equal(0, _backend.LiveOpens);
 
-        await using var opened = await files.OpenAsync("cond.bin", Preconditions.IfMatches(current.ETag), Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "cond.bin", Preconditions.IfMatches(current.ETag), Token);
         Assert.Equal(current.ETag, opened.Version.ETag);
         Assert.Equal(1, _backend.LiveOpens);
     }
@@ -53,7 +53,7 @@ public sealed class OperationsTests
         var files = Operations.Over(_backend);
         var source = TestBytes.Random(1000);
         _backend.Place("ranged.bin", source);
-        await using var opened = await files.OpenAsync("ranged.bin", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "ranged.bin", Preconditions.None, Token);
 
         await using var bytes = await opened.OpenReadAsync(ReadRange.FromOffset(990, 0, opened.Version.Size), Token);
 
@@ -68,11 +68,11 @@ public sealed class OperationsTests
         var stale = _backend.Place("del.bin", [1]);
         var current = _backend.Place("del.bin", [2]);
 
-        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.DeleteAsync("del.bin", Preconditions.IfMatches(stale.ETag), Token));
-        Assert.Equal(current.ETag, (await files.StatAsync("del.bin", Token)).ETag);
+        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.DeleteAsync(TestCallers.Full, "del.bin", Preconditions.IfMatches(stale.ETag), Token));
+        Assert.Equal(current.ETag, (await files.StatAsync(TestCallers.Full, "del.bin", Token)).ETag);
 
-        await files.DeleteAsync("del.bin", Preconditions.IfMatches(current.ETag), Token);
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("del.bin", Token));
+        await files.DeleteAsync(TestCallers.Full, "del.bin", Preconditions.IfMatches(current.ETag), Token);
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "del.bin", Token));
     }
 
     [Fact]

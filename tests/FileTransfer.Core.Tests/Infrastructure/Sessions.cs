@@ -7,7 +7,7 @@ namespace FileTransfer.Core.Tests.Infrastructure;
 /// <summary>The core's upload sessions over the local disk, as the host registers them, on a clock the test moves.</summary>
 internal sealed class Sessions : IDisposable
 {
-    public static readonly UploadCaller Owner = new("key:owner");
+    public static readonly Caller Owner = Caller.ForKey("owner", [Scopes.Read, Scopes.Write]);
 
     private readonly TempFolder _root = new();
 
@@ -49,7 +49,7 @@ internal sealed class Sessions : IDisposable
     }
 
     /// <summary>Appends <paramref name="bytes"/> in one request at the session's offset and ends it with <paramref name="end"/>.</summary>
-    public async Task<UploadSessionOutcome> AppendAsync(UploadSessions core, string id, long offset, ReadOnlyMemory<byte> bytes, UploadEnd end, UploadCaller? caller = null)
+    public async Task<UploadSessionOutcome> AppendAsync(UploadSessions core, string id, long offset, ReadOnlyMemory<byte> bytes, UploadEnd end, Caller? caller = null)
     {
         var token = TestTimeout.Token;
         await using var write = await core.BeginWriteAsync(new UploadWriteRequest(id, caller ?? Owner, offset), token);

@@ -33,7 +33,7 @@ public sealed class ListingTests
         var pages = 0;
         do
         {
-            var page = await files.ListAsync(new ListQuery(prefix, pageSize, token), Token);
+            var page = await files.ListAsync(TestCallers.Full, new ListQuery(prefix, pageSize, token), Token);
             listed.AddRange(page.Files);
             token = page.NextPageToken;
             pages++;
@@ -58,11 +58,11 @@ public sealed class ListingTests
         var token = PageToken.Encode("a/", "a/1");
         var files = Operations.Over(_backend);
 
-        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(new ListQuery("b/", 10, token), Token));
-        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(new ListQuery(null, 10, token), Token));
+        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(TestCallers.Full, new ListQuery("b/", 10, token), Token));
+        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(TestCallers.Full, new ListQuery(null, 10, token), Token));
 
         Assert.Empty(_backend.ListRequests);
-        await files.ListAsync(new ListQuery("a/", 10, token), Token);
+        await files.ListAsync(TestCallers.Full, new ListQuery("a/", 10, token), Token);
         Assert.Equal("a/1", Assert.Single(_backend.ListRequests).After);
     }
 
@@ -88,7 +88,7 @@ public sealed class ListingTests
     {
         var files = Operations.Over(_backend);
 
-        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(new ListQuery("", 10, token), Token));
+        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(TestCallers.Full, new ListQuery("", 10, token), Token));
 
         Assert.Empty(_backend.ListRequests);
     }
@@ -98,8 +98,8 @@ public sealed class ListingTests
     {
         var files = Operations.Over(_backend);
 
-        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(new ListQuery(null, -1), Token));
-        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(new ListQuery(null, int.MinValue), Token));
+        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(TestCallers.Full, new ListQuery(null, -1), Token));
+        await Refusals.AssertAsync(ErrorReason.InvalidPageRequest, async () => await files.ListAsync(TestCallers.Full, new ListQuery(null, int.MinValue), Token));
 
         Assert.Empty(_backend.ListRequests);
     }
@@ -114,7 +114,7 @@ public sealed class ListingTests
     {
         var files = Operations.Over(_backend);
 
-        await files.ListAsync(new ListQuery("x/", pageSize), Token);
+        await files.ListAsync(TestCallers.Full, new ListQuery("x/", pageSize), Token);
 
         Assert.Equal(new ListRequest("x/", null, expected, ListQuery.MaxNameBytesPerPage), Assert.Single(_backend.ListRequests));
     }

@@ -97,11 +97,11 @@ public sealed class NameRejectionTests
         var files = Operations.Over(backend);
         var token = TestTimeout.Token;
 
-        await AssertInvalidAsync(async () => await files.StatAsync(name!, token));
-        await AssertInvalidAsync(async () => await files.OpenAsync(name!, Preconditions.None, token));
-        await AssertInvalidAsync(async () => await files.DescribeAsync(name!, token));
-        await AssertInvalidAsync(async () => await files.BeginUploadAsync(new UploadRequest(name!) { DeclaredLength = 1, Preconditions = new(MustNotExist: true) }, token));
-        await AssertInvalidAsync(async () => await files.DeleteAsync(name!, Preconditions.None, token));
+        await AssertInvalidAsync(async () => await files.StatAsync(TestCallers.Full, name!, token));
+        await AssertInvalidAsync(async () => await files.OpenAsync(TestCallers.Full, name!, Preconditions.None, token));
+        await AssertInvalidAsync(async () => await files.DescribeAsync(TestCallers.Full, name!, token));
+        await AssertInvalidAsync(async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest(name!) { DeclaredLength = 1, Preconditions = new(MustNotExist: true) }, token));
+        await AssertInvalidAsync(async () => await files.DeleteAsync(TestCallers.Full, name!, Preconditions.None, token));
 
         Assert.Equal(0, backend.Calls);
     }

@@ -76,7 +76,7 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
             {
                 try
                 {
-                    return await b.DeleteAsync("delete-race.bin", mustMatch, Token);
+                    return await b.DeleteAsync("delete-race.bin", mustMatch, Token) is not null;
                 }
                 catch (FileTransferException refused) when (refused.Reason == ErrorReason.EtagMismatch)
                 {

@@ -18,7 +18,7 @@ public sealed class S3UploadSessionTests(S3TestBucket bucket) : IClassFixture<S3
     private const long MaxFileSize = 64L * 1024 * 1024;
     private const int Part = 8 * 1024 * 1024;
 
-    private static readonly UploadCaller Owner = Infrastructure.Sessions.Owner;
+    private static readonly Caller Owner = Infrastructure.Sessions.Owner;
 
     private readonly string _prefix = S3TestBucket.NewPrefix();
     private readonly ManualTime _time = new();

@@ -87,17 +87,20 @@ public sealed class UploadSessionsTests : IDisposable
     }
 
     [Fact]
-    public async Task Only_The_Owner_Or_A_Caller_That_May_Use_Any_Session_May_Query_Continue_Or_Cancel()
+    public async Task Only_The_Owner_Continues_A_Session_And_A_Delete_Key_May_Only_Query_And_Cancel_It()
     {
         var session = await Core.CreateAsync(new UploadRequest("owned.bin"), Infrastructure.Sessions.Owner, null, Token);
-        var stranger = new UploadCaller("key:stranger");
+        var stranger = Caller.ForKey("stranger", Scopes.All.Where(s => s != Scopes.Delete));
 
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, async () => await Core.GetAsync(session.Id, stranger, Token));
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, () => _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial, stranger));
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, async () => await Core.CancelAsync(session.Id, stranger, Token));
 
-        var admin = new UploadCaller("key:admin", MayUseAnySession: true);
-        await _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial, admin);
+        // Issue 28 defect 5: a delete-scope key may query and cancel anyone's session, and no more.
+        var admin = Caller.ForKey("admin", Scopes.All);
+        await Refusals.AssertAsync(ErrorReason.PermissionDenied, () => _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial, admin));
+        await Refusals.AssertAsync(ErrorReason.PermissionDenied, () => _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Complete, admin));
+        await _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial);
         Assert.Equal(5, (await Core.GetAsync(session.Id, admin, Token)).Offset);
         await Core.CancelAsync(session.Id, admin, Token);
         await Refusals.AssertAsync(ErrorReason.UploadNotFound, async () => await Core.GetAsync(session.Id, Infrastructure.Sessions.Owner, Token));

@@ -36,7 +36,7 @@ public sealed class UploadBlockTests
 
         var token = Token;
 
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("cut.bin") { DeclaredLength = size }, token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cut.bin") { DeclaredLength = size }, token))
         {
             var offset = 0;
             for (var i = 0; offset < size; i++)
@@ -64,7 +64,7 @@ public sealed class UploadBlockTests
         var source = TestBytes.Random(size);
         var files = Operations.Over(_backend);
 
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("cut.bin"), Token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cut.bin"), Token))
         {
             await upload.CopyFromAsync(new TricklingStream(source, readSize), Token);
             await files.CommitAsync(upload, Token);
@@ -79,7 +79,7 @@ public sealed class UploadBlockTests
     {
         var files = Operations.Over(_backend);
 
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("empty.bin") { DeclaredLength = 0 }, Token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("empty.bin") { DeclaredLength = 0 }, Token))
         {
             await upload.AppendAsync(ReadOnlyMemory<byte>.Empty, Token);
             await files.CommitAsync(upload, Token);
@@ -100,7 +100,7 @@ public sealed class UploadBlockTests
 
     private static async Task AssertStoredAsync(FileOperations files, byte[] source)
     {
-        await using var opened = await files.OpenAsync(source.Length == 0 ? "empty.bin" : "cut.bin", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, source.Length == 0 ? "empty.bin" : "cut.bin", Preconditions.None, Token);
         await using var bytes = await opened.OpenReadAsync(0, opened.Version.Size, Token);
         Assert.Equal(TestBytes.Sha256(source), TestBytes.Sha256(await TestBytes.ReadToEndAsync(bytes, Token)));
     }

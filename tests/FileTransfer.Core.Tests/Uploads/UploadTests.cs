@@ -19,7 +19,7 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend, maxFileSizeBytes: 1000);
 
-        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(new UploadRequest("big.bin") { DeclaredLength = 1001 }, Token));
+        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("big.bin") { DeclaredLength = 1001 }, Token));
         Assert.Empty(_backend.Stagings);
 
         var exact = await files.UploadAsync(new UploadRequest("big.bin") { DeclaredLength = 1000 }, TestBytes.Random(1000));
@@ -39,7 +39,7 @@ public sealed class UploadTests
         var source = TestBytes.Random(limit + 1);
 
         var token = Token;
-        var upload = await files.BeginUploadAsync(new UploadRequest("big.bin"), token);
+        var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("big.bin"), token);
         await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () =>
         {
             foreach (var piece in TestBytes.Pieces(source, pieceSize))
@@ -52,7 +52,7 @@ public sealed class UploadTests
 
         Assert.True(Assert.Single(_backend.Stagings).IsDiscarded);
         Assert.True(_backend.Stagings[0].Length <= limit);
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("big.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "big.bin", Token));
     }
 
     [Fact]
@@ -71,9 +71,9 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend, maxFileSizeBytes: 1_000_000);
 
-        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(new UploadRequest("cap.bin") { DeclaredLength = 101, MaxBytes = 100 }, Token));
+        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cap.bin") { DeclaredLength = 101, MaxBytes = 100 }, Token));
         Assert.Empty(_backend.Stagings);
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("cap.bin") { MaxBytes = 100 }, Token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cap.bin") { MaxBytes = 100 }, Token))
         {
             await upload.AppendAsync(new byte[100], Token);
             await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await upload.AppendAsync(new byte[1], Token));
@@ -88,8 +88,8 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend, maxFileSizeBytes: 100);
 
-        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(new UploadRequest("cap.bin") { DeclaredLength = 101, MaxBytes = 1000 }, Token));
-        await using var upload = await files.BeginUploadAsync(new UploadRequest("cap.bin") { MaxBytes = 1000 }, Token);
+        await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cap.bin") { DeclaredLength = 101, MaxBytes = 1000 }, Token));
+        await using var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("cap.bin") { MaxBytes = 1000 }, Token);
         await Refusals.AssertAsync(ErrorReason.FileTooLarge, async () => await upload.AppendAsync(new byte[101], Token));
     }
 
@@ -103,11 +103,11 @@ public sealed class UploadTests
         var files = Operations.Over(_backend);
         var previous = await files.UploadAsync(new UploadRequest("sized.bin"), TestBytes.Random(10));
 
-        await using var upload = await files.BeginUploadAsync(new UploadRequest("sized.bin") { DeclaredLength = 100 }, Token);
+        await using var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("sized.bin") { DeclaredLength = 100 }, Token);
         await upload.AppendAsync(TestBytes.Random(sent), Token);
         await Refusals.AssertAsync(ErrorReason.SizeMismatch, async () => await files.CommitAsync(upload, Token));
 
-        Assert.Equal(previous.File.ETag, (await files.StatAsync("sized.bin", Token)).ETag);
+        Assert.Equal(previous.File.ETag, (await files.StatAsync(TestCallers.Full, "sized.bin", Token)).ETag);
         Assert.False(_backend.Stagings[^1].IsCommitted);
     }
 
@@ -120,13 +120,13 @@ public sealed class UploadTests
         var wrong = SHA256.HashData(source);
         wrong[^1] ^= 1;
 
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("digest.bin") { ExpectedSha256 = wrong }, Token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("digest.bin") { ExpectedSha256 = wrong }, Token))
         {
             await upload.AppendAsync(source, Token);
             await Refusals.AssertAsync(ErrorReason.DigestMismatch, async () => await files.CommitAsync(upload, Token));
         }
 
-        Assert.Equal(previous.File.ETag, (await files.StatAsync("digest.bin", Token)).ETag);
+        Assert.Equal(previous.File.ETag, (await files.StatAsync(TestCallers.Full, "digest.bin", Token)).ETag);
         Assert.True(_backend.Stagings[^1].IsDiscarded);
 
         var stored = await files.UploadAsync(new UploadRequest("digest.bin") { ExpectedSha256 = SHA256.HashData(source) }, source);
@@ -149,7 +149,7 @@ public sealed class UploadTests
         await files.UploadAsync(new UploadRequest("exists.bin"), [1]);
         var stagedBefore = _backend.Stagings.Count;
 
-        var refused = await Assert.ThrowsAsync<FileTransferException>(async () => await files.BeginUploadAsync(new UploadRequest(name) { Preconditions = preconditions }, Token));
+        var refused = await Assert.ThrowsAsync<FileTransferException>(async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest(name) { Preconditions = preconditions }, Token));
 
         Assert.Equal(preconditions.MustNotExist ? ErrorReason.FileExists : ErrorReason.EtagMismatch, refused.Reason);
         Assert.Equal(stagedBefore, _backend.Stagings.Count);
@@ -160,13 +160,13 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend);
         var v1 = await files.UploadAsync(new UploadRequest("raced.bin"), [1]);
-        await using var upload = await files.BeginUploadAsync(new UploadRequest("raced.bin") { Preconditions = Preconditions.IfMatches(v1.File.ETag) }, Token);
+        await using var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("raced.bin") { Preconditions = Preconditions.IfMatches(v1.File.ETag) }, Token);
         await upload.AppendAsync(new byte[] { 2 }, Token);
 
         var v2 = await files.UploadAsync(new UploadRequest("raced.bin"), [3]);
         await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.CommitAsync(upload, Token));
 
-        Assert.Equal(v2.File.ETag, (await files.StatAsync("raced.bin", Token)).ETag);
+        Assert.Equal(v2.File.ETag, (await files.StatAsync(TestCallers.Full, "raced.bin", Token)).ETag);
     }
 
     [Fact]
@@ -184,7 +184,7 @@ public sealed class UploadTests
         Assert.Equal(("docs/readme.txt", 2000L, "text/plain"), (replaced.File.Name, replaced.File.Size, replaced.File.ContentType));
         Assert.Equal(TestBytes.Sha256(second), Convert.ToHexString(replaced.Sha256));
         Assert.NotEqual(created.File.ETag, replaced.File.ETag);
-        await using var opened = await files.OpenAsync("docs/readme.txt", Preconditions.None, Token);
+        await using var opened = await files.OpenAsync(TestCallers.Full, "docs/readme.txt", Preconditions.None, Token);
         Assert.Equal(replaced.File.ETag, opened.Version.ETag);
         Assert.Equal(TestBytes.Sha256(second), Convert.ToHexString(opened.Sha256!));
     }
@@ -193,9 +193,9 @@ public sealed class UploadTests
     public async Task CommitAll_Refuses_A_Name_Twice_And_Stores_Neither()
     {
         var files = Operations.Over(_backend);
-        await using var first = await files.BeginUploadAsync(new UploadRequest("twice.bin"), Token);
-        await using var second = await files.BeginUploadAsync(new UploadRequest("twice.bin"), Token);
-        await using var other = await files.BeginUploadAsync(new UploadRequest("other.bin"), Token);
+        await using var first = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("twice.bin"), Token);
+        await using var second = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("twice.bin"), Token);
+        await using var other = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("other.bin"), Token);
         await first.AppendAsync(new byte[] { 1 }, Token);
         await second.AppendAsync(new byte[] { 2 }, Token);
 
@@ -205,8 +205,8 @@ public sealed class UploadTests
 
         Assert.Equal(calls, _backend.Calls); // refused by the core, not left to the backend
 
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("twice.bin", Token));
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("other.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "twice.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "other.bin", Token));
         Assert.All(_backend.Stagings, s => Assert.False(s.IsCommitted));
     }
 
@@ -215,15 +215,15 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend);
         var existing = await files.UploadAsync(new UploadRequest("form/b.bin"), [1]);
-        await using var a = await files.BeginUploadAsync(new UploadRequest("form/a.bin") { Preconditions = new(MustNotExist: true) }, Token);
-        await using var b = await files.BeginUploadAsync(new UploadRequest("form/b.bin") { Preconditions = Preconditions.IfMatches(existing.File.ETag) }, Token);
+        await using var a = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("form/a.bin") { Preconditions = new(MustNotExist: true) }, Token);
+        await using var b = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("form/b.bin") { Preconditions = Preconditions.IfMatches(existing.File.ETag) }, Token);
         await a.AppendAsync(new byte[] { 2 }, Token);
         await b.AppendAsync(new byte[] { 3 }, Token);
         await files.UploadAsync(new UploadRequest("form/b.bin"), [4]);
 
         await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.CommitAllAsync([a, b], Token));
 
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("form/a.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "form/a.bin", Token));
     }
 
     [Fact]
@@ -231,12 +231,12 @@ public sealed class UploadTests
     {
         var files = Operations.Over(_backend);
 
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("dropped.bin"), Token))
+        await using (var upload = await files.BeginUploadAsync(TestCallers.Full, new UploadRequest("dropped.bin"), Token))
         {
             await upload.AppendAsync(TestBytes.Random((2 * Upload.BlockSize) + 1), Token);
         }
 
         Assert.True(Assert.Single(_backend.Stagings).IsDiscarded);
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync("dropped.bin", Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "dropped.bin", Token));
     }
 }

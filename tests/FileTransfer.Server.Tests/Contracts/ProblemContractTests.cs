@@ -227,7 +227,7 @@ public sealed class ProblemContractTests(ProblemContractTests.Server server) : I
 
         public ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken) => inner.CommitAsync(commits, cancellationToken);
 
-        public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => inner.DeleteAsync(name, preconditions, cancellationToken);
+        public ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => inner.DeleteAsync(name, preconditions, cancellationToken);
 
         public ValueTask SaveDigestAsync(StoredObject version, byte[] sha256, CancellationToken cancellationToken) => inner.SaveDigestAsync(version, sha256, cancellationToken);
 

@@ -50,6 +50,8 @@ public sealed partial class SwaggerUiLockTests
                 ["HEAD /api/uploads/{uploadId}"] = true,
                 ["PATCH /api/uploads/{uploadId}"] = true,
                 ["DELETE /api/uploads/{uploadId}"] = true,
+                ["GET /api/usage"] = true,
+                ["GET /api/caller"] = false,
             },
             locks);
     }

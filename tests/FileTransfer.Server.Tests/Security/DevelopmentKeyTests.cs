@@ -222,7 +222,7 @@ public sealed class DevelopmentKeyTests : IDisposable
 
         public ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken) => throw new NotSupportedException();
 
-        public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => throw new NotSupportedException();
+        public ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => throw new NotSupportedException();
 
         public ValueTask SaveDigestAsync(StoredObject version, byte[] sha256, CancellationToken cancellationToken) => throw new NotSupportedException();
 

@@ -99,7 +99,7 @@ public sealed class ListingTests : IDisposable
         using var cancelled = new CancellationTokenSource();
         cancelled.Cancel();
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await Files.ListAsync(new ListQuery(null), cancelled.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await Files.ListAsync(Caller.ForKey("test", Scopes.All), new ListQuery(null), cancelled.Token));
     }
 
     [Fact]
@@ -170,7 +170,7 @@ public sealed class ListingTests : IDisposable
         var pages = 0;
         do
         {
-            var page = await Files.ListAsync(new ListQuery(prefix, pageSize, token), TestTimeout.Token);
+            var page = await Files.ListAsync(Caller.ForKey("test", Scopes.All), new ListQuery(prefix, pageSize, token), TestTimeout.Token);
             names.AddRange(page.Files.Select(f => f.Name));
             token = page.NextPageToken;
             pages++;

@@ -32,7 +32,7 @@ public sealed class StaleUploadSweeperTests
         var sweeper = factory.Services.GetServices<IHostedService>().OfType<StaleUploadSweeper>().Single();
 
         // A multipart request's first part, sealed while the later parts are still arriving.
-        await using (var upload = await files.BeginUploadAsync(new UploadRequest("forms/first-part.bin"), TestTimeout.Token))
+        await using (var upload = await files.BeginUploadAsync(Caller.ForKey("test", Scopes.All), new UploadRequest("forms/first-part.bin"), TestTimeout.Token))
         {
             await upload.AppendAsync(new byte[] { 1, 2, 3 }, TestTimeout.Token);
             await upload.SealAsync(TestTimeout.Token);

@@ -6,6 +6,7 @@ import { ApiError, apiKey, createReadLink, deleteFile, fileUrl, listPage } from 
 import { askForKey, confirmDelete, replaceKey, share } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatSize, plural } from './format.js';
+import { mayWrite } from './grants.js';
 import { explain } from './messages.js';
 import { notify, showError } from './notices.js';
 
@@ -191,6 +192,8 @@ function renderBreadcrumbs() {
   );
   const here = state.folder === '' ? 'the top folder' : `“${state.folder.slice(0, -1)}”`;
   byId('upload-target').textContent = here;
+  // Uploads are offered only where the key may write (the server refuses the rest anyway).
+  byId('upload-area').hidden = !mayWrite(state.folder);
   byId('drop-target').textContent = here;
   byId('listing-caption').textContent = `Contents of ${here}`;
   document.title = state.folder === '' ? 'FileTransfer' : `${state.folder} · FileTransfer`;

@@ -4,6 +4,7 @@ import { apiKey } from './api.js';
 import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
 import { askForKey } from './dialogs.js';
 import { byId } from './dom.js';
+import { loadGrants } from './grants.js';
 import { initNotices, notify } from './notices.js';
 import { initUploads } from './uploads.js';
 
@@ -14,10 +15,11 @@ function renderKey() {
   byId('key-forget').hidden = !key;
 }
 
-document.addEventListener('keychange', () => {
+document.addEventListener('keychange', async () => {
   renderKey();
   if (apiKey.get()) {
     probeAnonymousRead();
+    await loadGrants();
     load();
   }
 });
@@ -34,7 +36,7 @@ byId('key-forget').addEventListener('click', () => {
   renderKey();
   notify('API key forgotten.');
   byId('key-set').focus();
-  load();
+  loadGrants().then(() => load());
 });
 
 initNotices();
@@ -42,4 +44,5 @@ initBrowser();
 initUploads({ folder: currentFolder, uploaded });
 renderKey();
 probeAnonymousRead();
+await loadGrants();
 load();

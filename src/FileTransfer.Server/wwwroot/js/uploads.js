@@ -6,6 +6,7 @@ import { ApiError, digestFromHeader, storedDigest } from './api.js';
 import { replaceKey } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatDuration, formatSize, formatSpeed, plural } from './format.js';
+import { mayWrite, writableFolders } from './grants.js';
 import { explain } from './messages.js';
 import { notify, showError } from './notices.js';
 import { Paused, TusUpload, terminate, uploadStore } from './tus.js';
@@ -127,6 +128,12 @@ async function walk(entry, path) {
 /** Queues files ({ file, relativePath }) for the folder on screen. */
 export function add(files) {
   const folder = options.folder();
+  if (files.length > 0 && !mayWrite(folder)) {
+    // A drop where the key may not write: say where it may, send nothing.
+    const where = writableFolders();
+    notify(`Your API key may not upload into ${folder ? `“${folder}”` : 'the top folder'}${where ? `; it writes only in ${where}` : ''}.`);
+    return;
+  }
   for (const { file, relativePath } of files) {
     const target = `${folder}${relativePath}`;
     if (queue.some((item) => item.target === target && ['queued', 'uploading', 'paused', 'verifying'].includes(item.state))) {
