@@ -97,6 +97,15 @@ public enum ErrorReason
     /// itself (the local disk, or an object store without <c>Storage:S3:RedirectDownloads</c>).
     /// </summary>
     DirectDownloadUnavailable,
+
+    /// <summary>
+    /// The caller (or the server as a whole) has as many upload sessions in progress as it may
+    /// (<c>Uploads:MaxSessionsPerOwner</c>, <c>Uploads:MaxSessions</c>): complete or cancel one first.
+    /// </summary>
+    TooManyUploads,
+
+    /// <summary>Another request cancelled the upload session while this one was appending to it; nothing more is kept.</summary>
+    UploadCancelled,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

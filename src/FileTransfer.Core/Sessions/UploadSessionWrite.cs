@@ -21,14 +21,18 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly RequestChecksum? _checksum;
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
+    private readonly TaskCompletionSource _over = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly CancellationToken _request;
+    private bool _disposing;
     private UploadSession _session;
     private byte[]? _pending;
     private int _pendingLength;
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, CancellationToken request)
     {
+        _request = request;
         _sessions = sessions;
         _lease = lease;
         _session = session;
@@ -49,6 +53,12 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     /// (the draft's Upload Cancellation asks the server to terminate in-flight requests).
     /// </summary>
     public CancellationToken Stopped => _stopped.Token;
+
+    /// <summary>True once the request is over but the write may still be saving what arrived (the request was cut, or it is being disposed).</summary>
+    internal bool IsEnding => _disposing || _request.IsCancellationRequested || _stopped.IsCancellationRequested;
+
+    /// <summary>Completes when the write has saved what it keeps and let go of the session.</summary>
+    internal Task Ended => _over.Task;
 
     /// <summary>Appends one piece; refuses the piece that would pass the declared length or the size limit.</summary>
     // Pooled state machines, as Upload's: gRPC calls this once per chunk.
@@ -125,8 +135,10 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     /// <summary>
     /// Ends the request's bytes: they are checked against the request's checksum and saved; then,
     /// when <paramref name="end"/> says the upload is complete, its length and SHA-256 are verified
-    /// and the file is committed, atomically, with the session's preconditions. A commit that fails
-    /// (digest, precondition) ends the session: nothing is stored, the previous version stays.
+    /// and the file is committed, atomically, with the session's preconditions. A digest that does
+    /// not match ends the session; a commit that fails for any other reason (a precondition, a
+    /// folder in the way, the store) keeps it, bytes and all, for another try. Either way nothing is
+    /// stored and the previous version stays.
     /// </summary>
     public async ValueTask<UploadSessionOutcome> FinishAsync(UploadEnd end, CancellationToken cancellationToken)
     {
@@ -139,7 +151,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         if (_checksum is not null && !_checksum.Matches())
         {
             _ended = true; // nothing of this request is kept
-            throw Failures.ChecksumMismatch();
+            throw _checksum.Mismatch();
         }
 
         await SaveAsync(cancellationToken);
@@ -163,6 +175,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        _disposing = true;
         try
         {
             if (!_ended && _checksum is null && Received > _session.Offset)
@@ -182,7 +195,14 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             }
 
             _stopped.Dispose();
-            await _lease.DisposeAsync();
+            try
+            {
+                await _lease.DisposeAsync();
+            }
+            finally
+            {
+                _over.TrySetResult();
+            }
         }
     }
 
@@ -201,23 +221,19 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         if (session.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
             await _lease.DeleteAsync(CancellationToken.None);
+            _sessions.Ended(session.Owner);
             throw Failures.DigestMismatch();
         }
 
-        var staged = await _lease.HandOverAsync(CancellationToken.None);
+        // A commit that fails for a reason that is not these bytes (the name became a folder, a
+        // precondition no longer holds, the store is unreachable) keeps the session and every byte:
+        // the client can fix what is in the way and complete again, or cancel (docs/resumable-uploads.md).
         UploadResult result;
-        try
+        await using (var staged = await _lease.HandOverAsync(CancellationToken.None))
         {
             result = await _sessions.Files.CommitStagedAsync(staged, session.Preconditions, sha256, CancellationToken.None);
         }
-        catch
-        {
-            await staged.DisposeAsync();
-            await _lease.DeleteAsync(CancellationToken.None);
-            throw;
-        }
 
-        await staged.DisposeAsync();
         _session = await _lease.SaveAsync(
             session with
             {
@@ -227,6 +243,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
                 ExpiresAt = _sessions.Time.GetUtcNow() + _sessions.Expiry,
             },
             CancellationToken.None);
+        _sessions.Ended(session.Owner);
         return new UploadSessionOutcome(_session, result);
     }
 
@@ -261,7 +278,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             {
                 Offset = _session.Offset + _written,
                 HashState = _hash.Export(),
-                ExpiresAt = _sessions.Time.GetUtcNow() + _sessions.Expiry,
+                ExpiresAt = _sessions.ExpiryAfter(_session.Offset + _written),
             },
             cancellationToken);
         _written = 0;

@@ -48,6 +48,8 @@ internal static class HttpErrors
         ErrorReason.UploadCompleted => (StatusCodes.Status400BadRequest, "Upload completed"),
         ErrorReason.ChecksumMismatch => (ChecksumMismatchStatus, "Checksum mismatch"),
         ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
+        ErrorReason.TooManyUploads => (StatusCodes.Status429TooManyRequests, "Too many uploads"),
+        ErrorReason.UploadCancelled => (StatusCodes.Status409Conflict, "Upload cancelled"),
         _ => (StatusCodes.Status500InternalServerError, "Request failed"),
     };
 
