@@ -29,11 +29,13 @@ public sealed class GrpcUploadSessionTests : IDisposable
         var client = GrpcClients.For(_server);
         var started = await client.StartUploadAsync(new StartUploadRequest { FileName = "grpc/three.bin", Length = size, Sha256 = ByteString.CopyFrom(SHA256.HashData(source)) }, cancellationToken: TestTimeout.Token);
         Assert.Equal(0, started.Offset);
-        Assert.InRange(started.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddHours(23), DateTimeOffset.UtcNow.AddHours(25));
+        // An hour until its first byte (Uploads:EmptyExpirySeconds), a day after each.
+        Assert.InRange(started.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddMinutes(58), DateTimeOffset.UtcNow.AddMinutes(61));
 
         var first = await GrpcSessions.WriteAsync(client, started.UploadId, source, 0, size / 3, finish: false);
         var second = await GrpcSessions.WriteAsync(client, started.UploadId, source, size / 3, 2 * size / 3, finish: false);
         Assert.Equal(size / 3, first.Offset);
+        Assert.InRange(second.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddHours(second.Offset == 0 ? 0.9 : 23), DateTimeOffset.UtcNow.AddHours(25));
         Assert.Equal(2 * size / 3, second.Offset);
         Assert.False(second.Complete);
         Assert.DoesNotContain("grpc/three.bin", _server.Storage.VisibleFiles());
