@@ -22,6 +22,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        app.UseFileTransferCors();
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
         app.UseTransferDiagnostics();

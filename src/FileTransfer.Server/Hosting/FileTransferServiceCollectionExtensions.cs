@@ -41,6 +41,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();
+        services.AddFileTransferCors();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }
