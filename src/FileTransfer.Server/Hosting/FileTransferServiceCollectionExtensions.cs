@@ -40,6 +40,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddHealthChecks().AddCheck<StorageHealthCheck>("storage");
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
+        services.AddSingleton<RefusedRequests>();
         builder.AddFileTransferSecurity();
         services.AddFileTransferCors();
         services.AddSingleton<FileTransferMarker>();

@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Security;
@@ -22,7 +23,9 @@ internal static class SecurityProblems
     public static async Task WriteAsync(HttpContext context, ErrorReason reason, string detail, TimeSpan? retryAfter = null)
     {
         HttpErrors.Remember(context, reason);
-        if (GrpcStatusResponse.IsGrpc(context))
+        var grpc = GrpcStatusResponse.IsGrpc(context);
+        context.RequestServices.GetRequiredService<RefusedRequests>().Count(reason, grpc ? "grpc" : "rest");
+        if (grpc)
         {
             await GrpcStatusResponse.WriteAsync(context, reason, detail, retryAfter);
             return;
