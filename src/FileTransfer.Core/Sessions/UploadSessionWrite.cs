@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
@@ -14,7 +13,7 @@ namespace FileTransfer.Core;
 /// refusal, a full disk), it keeps as much as arrived, unless the request carried a checksum, which
 /// can only be checked over all of its bytes (then it keeps none of them).
 /// </summary>
-public sealed class UploadSessionWrite : IAsyncDisposable
+public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
 {
     private readonly UploadSessions _sessions;
     private readonly IUploadSessionLease _lease;
@@ -24,9 +23,8 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly TaskCompletionSource _over = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationToken _request;
     private bool _disposing;
+    private readonly BlockWriter _blocks;
     private UploadSession _session;
-    private byte[]? _pending;
-    private int _pendingLength;
     private long _written;
     private bool _ended;
 
@@ -38,6 +36,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         _session = session;
         _checksum = checksum;
         _hash = ResumableSha256.Import(session.HashState);
+        _blocks = new BlockWriter(this);
     }
 
     public string Id => _session.Id;
@@ -46,7 +45,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     public UploadSession Session => _session;
 
     /// <summary>Bytes of the file received so far, saved or not.</summary>
-    public long Received => _session.Offset + _written + _pendingLength;
+    public long Received => _session.Offset + _written + _blocks.Pending;
 
     /// <summary>
     /// Cancelled when another request cancels the session: the protocol ends this request at once
@@ -82,29 +81,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         }
 
         _checksum?.Append(bytes.Span);
-
-        // As Upload does: top up a partly filled block first, so that every write but the last
-        // before a save is a whole block or more, whatever the client's pieces are.
-        if (_pendingLength > 0 || bytes.Length < Upload.BlockSize)
-        {
-            var taken = Gather(bytes.Span);
-            bytes = bytes[taken..];
-            if (_pendingLength < Upload.BlockSize)
-            {
-                return;
-            }
-
-            await FlushPendingAsync(cancellationToken);
-        }
-
-        if (bytes.Length >= Upload.BlockSize)
-        {
-            await WriteAsync(bytes, cancellationToken);
-        }
-        else if (!bytes.IsEmpty)
-        {
-            Gather(bytes.Span);
-        }
+        await _blocks.AppendAsync(bytes, cancellationToken);
 
         // Bounds what a server that dies mid-request loses. Not with a checksum: nothing may be kept
         // before all of the request's bytes are checked.
@@ -115,22 +92,8 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     }
 
     /// <summary>Appends <paramref name="source"/> to its end through one pooled buffer.</summary>
-    public async Task CopyFromAsync(Stream source, CancellationToken cancellationToken)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(Upload.BlockSize);
-        try
-        {
-            int read;
-            while ((read = await source.ReadAtLeastAsync(buffer.AsMemory(0, Upload.BlockSize), Upload.BlockSize, throwOnEndOfStream: false, cancellationToken)) > 0)
-            {
-                await AppendAsync(buffer.AsMemory(0, read), cancellationToken);
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+    public Task CopyFromAsync(Stream source, CancellationToken cancellationToken) =>
+        BlockWriter.CopyAsync(source, this, static (write, bytes, token) => write.AppendAsync(bytes, token), cancellationToken);
 
     /// <summary>
     /// Ends the request's bytes: they are checked against the request's checksum and saved; then,
@@ -147,7 +110,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             throw new InvalidOperationException("The write has ended.");
         }
 
-        await FlushPendingAsync(cancellationToken);
+        await _blocks.FlushAsync(cancellationToken);
         if (_checksum is not null && !_checksum.Matches())
         {
             _ended = true; // nothing of this request is kept
@@ -188,12 +151,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             _ended = true;
             _sessions.Ended(this);
             _checksum?.Dispose();
-            if (_pending is not null)
-            {
-                ArrayPool<byte>.Shared.Return(_pending);
-                _pending = null;
-            }
-
+            _blocks.Dispose();
             _stopped.Dispose();
             try
             {
@@ -252,11 +210,11 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     {
         try
         {
-            await FlushPendingAsync(CancellationToken.None);
+            await _blocks.FlushAsync(CancellationToken.None);
         }
         catch (Exception ex) when (ex is FileTransferException or IOException)
         {
-            _pendingLength = 0; // a full disk: what did not fit is not kept
+            _blocks.Drop(); // a full disk: what did not fit is not kept
         }
 
         try
@@ -272,7 +230,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
 
     private async ValueTask SaveAsync(CancellationToken cancellationToken)
     {
-        await FlushPendingAsync(cancellationToken);
+        await _blocks.FlushAsync(cancellationToken);
         _session = await _lease.SaveAsync(
             _session with
             {
@@ -284,28 +242,9 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         _written = 0;
     }
 
-    private int Gather(ReadOnlySpan<byte> bytes)
-    {
-        _pending ??= ArrayPool<byte>.Shared.Rent(Upload.BlockSize);
-        var taken = Math.Min(Upload.BlockSize - _pendingLength, bytes.Length);
-        bytes[..taken].CopyTo(_pending.AsSpan(_pendingLength));
-        _pendingLength += taken;
-        return taken;
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
-    {
-        if (_pendingLength > 0)
-        {
-            await WriteAsync(_pending.AsMemory(0, _pendingLength), cancellationToken);
-            _pendingLength = 0;
-        }
-    }
-
     // Hashed only once written: the hash state always covers exactly the bytes the store holds.
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    async ValueTask IBlockSink.WriteBlockAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         await _lease.WriteAsync(bytes, cancellationToken);
         _hash.Append(bytes.Span);
