@@ -8,8 +8,9 @@ public sealed class UploadSessionOptions
     public const string SectionName = "Uploads";
 
     /// <summary>
-    /// Seconds a session lives after its creation or its last append (default 86,400: a day). An
-    /// expired session is refused (tus 410) and removed with its bytes by the sweeper.
+    /// Seconds a session lives after its last append (default 86,400: a day; before its first byte,
+    /// <see cref="EmptyExpirySeconds"/> after its creation). An expired session is refused (tus 410)
+    /// and removed with its bytes by the sweeper.
     /// </summary>
     [Range(1, 365 * 24 * 3600)]
     public int ExpirySeconds { get; set; } = 24 * 3600;
