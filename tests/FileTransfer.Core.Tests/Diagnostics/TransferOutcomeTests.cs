@@ -34,6 +34,8 @@ public sealed class TransferOutcomeTests
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.TooManyUploads] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCancelled] = TransferOutcome.Aborted,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

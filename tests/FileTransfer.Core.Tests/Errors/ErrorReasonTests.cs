@@ -35,6 +35,8 @@ public sealed class ErrorReasonTests
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.TooManyUploads] = "TOO_MANY_UPLOADS",
+        [ErrorReason.UploadCancelled] = "UPLOAD_CANCELLED",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
