@@ -3,8 +3,9 @@
 # benchmark smoke drives: nginx (nginx-light has sendfile, http2 and dav) and wrk, and the two
 # independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
 # python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
-# @grpc/proto-loader and tus-js-client 4.3.1 for the resumable-upload interop tests (`npm ci` in
-# tests/interop/node, from its committed package-lock.json), and
+# @grpc/proto-loader and tus-js-client 4.3.1 for the resumable-upload interop tests, and Uppy
+# (@uppy/core 6.3.1, @uppy/tus 6.0.0, bundled for the browser by esbuild) for the CORS test (`npm ci`
+# in tests/interop/node, from its committed package-lock.json), and
 # Debian's chromium for the Swagger UI test and the web page's tests, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
 # that scripts/ceph-rgw.sh starts for the S3 tests, and clang with zlib1g-dev for the CLI's Native AOT build.
 # Idempotent: installs only what is missing; safe to run on every test run.

@@ -68,6 +68,13 @@ internal sealed partial class LocalStorageBackend
 
         using (await locks.AcquireAllAsync(staged.Select(s => s.TargetPath), cancellationToken))
         {
+            // Checked again here, under the lock: another write may have made the name a folder, or
+            // a folder in it a file, since the upload began (a rename over a folder would fail).
+            foreach (var file in staged)
+            {
+                RefuseFolderConflicts(file.Name, file.TargetPath);
+            }
+
             var existing = staged.Select(s => Describe(s.Name, s.TargetPath)).ToArray();
             for (var i = 0; i < commits.Count; i++)
             {
@@ -127,6 +134,9 @@ internal sealed partial class LocalStorageBackend
 
         File.SetLastWriteTimeUtc(staged.TempPath, lastWrite);
         digests.Save(staged.Name, staged.Length, lastWrite, sha256);
+
+        // An upload session's folders are made now, not when it began (no folders for sessions that never complete).
+        CreateFolders(Path.GetDirectoryName(staged.TargetPath)!, staged.Name);
         File.Move(staged.TempPath, staged.TargetPath, overwrite: true);
         staged.MarkCommitted();
         _inProgress.TryRemove(staged.TempPath, out _);
@@ -164,6 +174,18 @@ internal sealed partial class LocalStorageBackend
     /// <summary>Creates the folders <paramref name="folder"/> needs, returning those it created; refuses a folder in the name that is a file.</summary>
     internal static List<string> CreateFolders(string folder, string name)
     {
+        var missing = MissingFolders(folder, name);
+        foreach (var path in missing)
+        {
+            Directory.CreateDirectory(path);
+        }
+
+        return missing;
+    }
+
+    /// <summary>The folders <paramref name="folder"/> needs that do not exist yet, outermost first; refuses a folder in the name that is a file.</summary>
+    internal static List<string> MissingFolders(string folder, string name)
+    {
         var missing = new List<string>();
         for (var current = folder; !Directory.Exists(current); current = Path.GetDirectoryName(current)!)
         {
@@ -176,12 +198,18 @@ internal sealed partial class LocalStorageBackend
         }
 
         missing.Reverse();
-        foreach (var path in missing)
+        return missing;
+    }
+
+    /// <summary>Refuses <paramref name="name"/> when it is a folder, or when a folder in it is a file (<see cref="ErrorReason.NameConflict"/>).</summary>
+    internal static void RefuseFolderConflicts(string name, string targetPath)
+    {
+        if (Directory.Exists(targetPath))
         {
-            Directory.CreateDirectory(path);
+            throw Failures.IsFolder(name);
         }
 
-        return missing;
+        MissingFolders(Path.GetDirectoryName(targetPath)!, name);
     }
 
     [LoggerMessage(EventId = 32, Level = LogLevel.Warning, Message = "Could not remove the temporary upload file {TempPath}")]

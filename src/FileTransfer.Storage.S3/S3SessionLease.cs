@@ -28,7 +28,6 @@ internal sealed class S3SessionLease : IUploadSessionLease
     private bool _changed;
     private bool _broken;
     private bool _storeFailed;
-    private string? _handedOver;
     private UploadSession? _unsaved;
 
     public S3SessionLease(S3UploadSessionStore store, S3SessionRecord record, NameLease lease)
@@ -172,8 +171,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
             await UploadPartAsync(cancellationToken); // the tail is the last part, which may be short
         }
 
-        // The staged object owns the upload now: its commit completes it, its disposal aborts it.
-        _handedOver = _uploadId;
+        // Its commit completes the upload; should the commit fail, the upload stays the session's.
         return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
     }
 
@@ -184,7 +182,7 @@ internal sealed class S3SessionLease : IUploadSessionLease
 
         // The bytes first, the record last: a failure in between leaves a record that a later
         // delete (the sweeper's) finds again, never bytes that no record names.
-        foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal).Where(id => id != _handedOver))
+        foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal))
         {
             await _store.Backend.AbortAsync(_key, uploadId);
         }

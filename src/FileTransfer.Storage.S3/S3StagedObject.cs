@@ -26,6 +26,7 @@ internal sealed class S3StagedObject : IStagedObject
     private bool _sealed;
     private bool _committed;
     private bool _storeFailed;
+    private bool _session;
 
     public S3StagedObject(S3StorageBackend backend, string name, string key, int partSize, long? declaredLength)
     {
@@ -39,7 +40,8 @@ internal sealed class S3StagedObject : IStagedObject
     /// <summary>
     /// The saved bytes of an upload session, sealed for the commit: the parts of its multipart upload,
     /// or, when it never filled a part, <paramref name="buffer"/> (pooled; now this object's) for a
-    /// single PutObject. The commit then works exactly as for a streamed upload.
+    /// single PutObject. The commit then works exactly as for a streamed upload; disposed uncommitted,
+    /// the multipart upload stays the session's (its delete aborts it).
     /// </summary>
     internal static S3StagedObject Resumed(S3StorageBackend backend, string name, string key, string? uploadId, IReadOnlyList<PartETag> parts, byte[]? buffer, int filled, long length)
     {
@@ -49,6 +51,7 @@ internal sealed class S3StagedObject : IStagedObject
             _buffer = buffer,
             _filled = filled,
             _sealed = true,
+            _session = true,
         };
         staged._parts.AddRange(parts);
         staged.Length = length;
@@ -128,7 +131,7 @@ internal sealed class S3StagedObject : IStagedObject
     public async ValueTask DisposeAsync()
     {
         ReturnBuffer();
-        if (!_committed && UploadId is { } uploadId)
+        if (!_committed && !_session && UploadId is { } uploadId)
         {
             UploadId = null;
 

@@ -9,8 +9,9 @@ internal sealed partial class S3StorageBackend
     /// <summary>
     /// Refuses what a disk would refuse before any byte arrives, so that both backends agree on
     /// folders: a name that is a folder (some key lies below it) or lies below a file. S3 itself
-    /// would hold both "a" and "a/b". The check is not atomic with the commit (a concurrent upload of
-    /// "a" and "a/b" can store both); every listing, read and delete still works on such a pair.
+    /// would hold both "a" and "a/b". The commit checks again under the name's lease; two uploads of
+    /// "a" and "a/b" committing at the same instant (different leases) can still store both, and
+    /// every listing, read and delete still works on such a pair.
     /// </summary>
     public async ValueTask<IStagedObject> StageAsync(string name, long? declaredLength, CancellationToken cancellationToken)
     {
@@ -33,7 +34,12 @@ internal sealed partial class S3StorageBackend
         var existing = new StoredObject?[staged.Length];
         for (var i = 0; i < staged.Length; i++)
         {
-            existing[i] = await CurrentAsync(staged[i].Name, staged[i].Key, cancellationToken);
+            // Folders again, under the lease, alongside the current version: another write may
+            // have put a key below the name, or stored a folder of it as a file, since it began.
+            var conflicts = RefuseFolderConflictsAsync(staged[i].Name, staged[i].Key, cancellationToken);
+            var current = CurrentAsync(staged[i].Name, staged[i].Key, cancellationToken);
+            await Task.WhenAll(conflicts, current);
+            existing[i] = await current;
         }
 
         for (var i = 0; i < staged.Length; i++)

@@ -15,7 +15,7 @@ public static class TransferOutcome
     /// <summary>Refused for a reason the client can act on (bad name, missing file, failed precondition, too large...).</summary>
     public const string Rejected = "rejected";
 
-    /// <summary>The client went away (or was cut off for idling) before the transfer finished.</summary>
+    /// <summary>The client went away (or was cut off for idling, or its upload was cancelled by another request) before the transfer finished.</summary>
     public const string Aborted = "aborted";
 
     /// <summary>The server or its storage failed.</summary>
@@ -29,7 +29,7 @@ public static class TransferOutcome
     public static string Of(ErrorReason reason) => reason switch
     {
         ErrorReason.StorageFull or ErrorReason.StorageUnavailable or ErrorReason.InternalError => Failed,
-        ErrorReason.UploadIdle => Aborted,
+        ErrorReason.UploadIdle or ErrorReason.UploadCancelled => Aborted,
         _ => Rejected,
     };
 }

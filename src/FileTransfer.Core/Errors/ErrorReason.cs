@@ -115,6 +115,15 @@ public enum ErrorReason
     /// reservations of unfinished uploads leave less than it needs. Nothing was stored.
     /// </summary>
     QuotaExceeded,
+
+    /// <summary>
+    /// The caller (or the server as a whole) has as many upload sessions in progress as it may
+    /// (<c>Uploads:MaxSessionsPerOwner</c>, <c>Uploads:MaxSessions</c>): complete or cancel one first.
+    /// </summary>
+    TooManyUploads,
+
+    /// <summary>Another request cancelled the upload session while this one was appending to it; nothing more is kept.</summary>
+    UploadCancelled,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

@@ -20,9 +20,13 @@ public sealed partial class UploadSessions
     // How long a cancel waits for a writer of this process it told to stop.
     private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(10);
 
+    // How long a status query waits for a writer whose request was just cut to save what arrived.
+    private static readonly TimeSpan CutWait = TimeSpan.FromSeconds(5);
+
     private readonly IUploadSessionStore? _store;
     private readonly UploadSessionOptions _options;
     private readonly ILogger<UploadSessions> _logger;
+    private readonly UploadSessionTally _tally;
 
     // The writers of this process by session id, so that a cancel can stop one (draft-ietf-httpbis-
     // resumable-upload, Upload Cancellation: terminate in-flight requests before answering).
@@ -40,6 +44,7 @@ public sealed partial class UploadSessions
         _options = options.Value;
         Time = time;
         _logger = logger;
+        _tally = new UploadSessionTally(_options);
     }
 
     /// <summary>How long a session lives after its creation or its last append (<see cref="UploadSessionOptions.ExpirySeconds"/>).</summary>
@@ -80,7 +85,7 @@ public sealed partial class UploadSessions
 
         (request, var name, var maxBytes) = await Files.CheckUploadAsync(caller, request, cancellationToken);
         var now = Time.GetUtcNow();
-        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.Expiry)
+        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.EmptyExpiry)
         {
             Length = request.DeclaredLength,
             MaxBytes = maxBytes,
@@ -90,12 +95,14 @@ public sealed partial class UploadSessions
             HashState = new ResumableSha256().Export(),
         };
         var hold = await Files.ReserveAsync(QuotaId(session.Id), name, request.DeclaredLength, QuotaLifetime, cancellationToken);
+        _tally.Reserve(caller.Id);
         try
         {
             await store.CreateAsync(session, cancellationToken);
         }
         catch
         {
+            _tally.Release(caller.Id);
             await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
             throw;
         }
@@ -104,10 +111,29 @@ public sealed partial class UploadSessions
         return session;
     }
 
-    /// <summary>The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown, foreign or expired one.</summary>
+    /// <summary>
+    /// The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown,
+    /// foreign or expired one. When a request of this process was appending to it and has just been
+    /// cut, the answer waits (up to a few seconds) until that request has saved what arrived, so that a
+    /// client that asks right after the cut resumes from there, not from before it.
+    /// </summary>
     public async ValueTask<UploadSession> GetAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
         var session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
+        if (_writers.TryGetValue(id, out var writer) && writer.IsEnding)
+        {
+            try
+            {
+                await writer.Ended.WaitAsync(CutWait, Time, cancellationToken);
+            }
+            catch (TimeoutException)
+            {
+                // Still saving: the saved state is the answer.
+            }
+
+            session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
+        }
+
         return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
     }
 
@@ -146,7 +172,7 @@ public sealed partial class UploadSessions
                 await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
             }
 
-            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold);
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold, cancellationToken);
             _writers[session.Id] = write;
             return write;
         }
@@ -187,6 +213,11 @@ public sealed partial class UploadSessions
             await lease.DeleteAsync(cancellationToken);
         }
 
+        if (!session.IsComplete)
+        {
+            _tally.Release(session.Owner);
+        }
+
         await ReleaseHoldAsync(session);
         LogCancelled(_logger, id, caller.Id);
     }
@@ -200,10 +231,16 @@ public sealed partial class UploadSessions
         }
 
         var removed = 0;
+        var inProgress = new List<string>();
         await foreach (var session in _store.ListAsync(cancellationToken))
         {
             if (!IsExpired(session))
             {
+                if (!session.IsComplete)
+                {
+                    inProgress.Add(session.Owner);
+                }
+
                 continue;
             }
 
@@ -219,6 +256,7 @@ public sealed partial class UploadSessions
 
             if (lease is null)
             {
+                inProgress.Add(session.Owner);
                 continue; // a writer holds it: it is not abandoned, and its next save moves the expiry
             }
 
@@ -231,13 +269,24 @@ public sealed partial class UploadSessions
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
                     removed++;
                 }
+                else if (!lease.Session.IsComplete)
+                {
+                    inProgress.Add(session.Owner);
+                }
             }
         }
 
+        _tally.Recount(inProgress);
         return removed;
     }
 
     internal void LogSaveFailed(string id, Exception exception) => LogSaveFailure(_logger, id, exception);
+
+    /// <summary>When a session with <paramref name="offset"/> durable bytes expires if nothing more arrives: sooner while it has none.</summary>
+    internal DateTimeOffset ExpiryAfter(long offset) => Time.GetUtcNow() + (offset > 0 ? _options.Expiry : _options.EmptyExpiry);
+
+    /// <summary>A session of <paramref name="owner"/> is no longer in progress (stored, or removed for a wrong digest).</summary>
+    internal void Ended(string owner) => _tally.Release(owner);
 
     internal void Ended(UploadSessionWrite write) => _writers.TryRemove(new KeyValuePair<string, UploadSessionWrite>(write.Id, write));
 

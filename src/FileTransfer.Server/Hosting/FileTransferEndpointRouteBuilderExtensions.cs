@@ -22,6 +22,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
 
         // An exception nothing closer handled is answered by Protocol/ProblemExceptionHandler.
         app.UseExceptionHandler();
+        app.UseFileTransferCors();
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
         // Before the transfer log and the security checks: a refusal while stopping costs nothing more.

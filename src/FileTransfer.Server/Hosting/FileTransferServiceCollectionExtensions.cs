@@ -44,7 +44,9 @@ public static class FileTransferServiceCollectionExtensions
         services.AddFileTransferHealth();
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
+        services.AddSingleton<RefusedRequests>();
         builder.AddFileTransferSecurity();
+        services.AddFileTransferCors();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }

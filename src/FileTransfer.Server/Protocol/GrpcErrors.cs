@@ -37,6 +37,8 @@ internal static class GrpcErrors
         ErrorReason.UploadBusy => StatusCode.Aborted,
         ErrorReason.ChecksumMismatch => StatusCode.DataLoss,
         ErrorReason.UnsupportedProtocolVersion => StatusCode.InvalidArgument,
+        ErrorReason.TooManyUploads => StatusCode.ResourceExhausted,
+        ErrorReason.UploadCancelled => StatusCode.Aborted,
 
         // An unknown service or method (REST: no route, or not this method); a request in a form
         // gRPC never sends; a failure the server did not foresee, with the status Grpc.AspNetCore

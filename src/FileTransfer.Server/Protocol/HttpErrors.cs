@@ -50,6 +50,8 @@ internal static class HttpErrors
         ErrorReason.UploadCompleted => (StatusCodes.Status400BadRequest, "Upload completed"),
         ErrorReason.ChecksumMismatch => (ChecksumMismatchStatus, "Checksum mismatch"),
         ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
+        ErrorReason.TooManyUploads => (StatusCodes.Status429TooManyRequests, "Too many uploads"),
+        ErrorReason.UploadCancelled => (StatusCodes.Status409Conflict, "Upload cancelled"),
 
         // What routing, the framework's body checks and unforeseen failures answer, in the same form.
         ErrorReason.UnsupportedMediaType => (StatusCodes.Status415UnsupportedMediaType, "Unsupported media type"),

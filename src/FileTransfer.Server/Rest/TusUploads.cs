@@ -121,7 +121,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
     }
 
     // Repr-Digest (RFC 9530) and the sha256 metadata: the same digest if both are sent.
-    private static byte[]? WholeFileSha256(HttpContext context, IReadOnlyDictionary<string, string> metadata)
+    private static byte[]? WholeFileSha256(HttpContext context, IReadOnlyDictionary<string, byte[]> metadata)
     {
         var header = SessionUploads.Sha256Of(context, ContentDigest.ReprDigestHeader);
         var fromMetadata = TusProtocol.Sha256Of(metadata);

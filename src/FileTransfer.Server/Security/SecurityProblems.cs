@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 
 namespace FileTransfer.Server.Security;
@@ -14,6 +15,10 @@ internal static class SecurityProblems
     /// <summary>Key in <c>AuthenticationProperties.Items</c> carrying why access was refused.</summary>
     public const string DetailItem = "ft:detail";
 
-    public static Task WriteAsync(HttpContext context, ErrorReason reason, string detail, TimeSpan? retryAfter = null) =>
-        ProblemWriter.WriteAsync(context, reason, detail, retryAfter);
+    public static Task WriteAsync(HttpContext context, ErrorReason reason, string detail, TimeSpan? retryAfter = null)
+    {
+        // A refusal at the door writes no per-request line (a flood of them would flood the log): it is counted.
+        context.RequestServices.GetRequiredService<RefusedRequests>().Count(reason, GrpcStatusResponse.IsGrpc(context) ? "grpc" : "rest");
+        return ProblemWriter.WriteAsync(context, reason, detail, retryAfter);
+    }
 }

@@ -39,6 +39,8 @@ public sealed class TransferOutcomeTests
         [ErrorReason.MethodNotAllowed] = TransferOutcome.Rejected,
         [ErrorReason.InternalError] = TransferOutcome.Failed,
         [ErrorReason.QuotaExceeded] = TransferOutcome.Rejected,
+        [ErrorReason.TooManyUploads] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCancelled] = TransferOutcome.Aborted,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

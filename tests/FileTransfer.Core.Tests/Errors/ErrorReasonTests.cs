@@ -40,6 +40,8 @@ public sealed class ErrorReasonTests
         [ErrorReason.MethodNotAllowed] = "METHOD_NOT_ALLOWED",
         [ErrorReason.InternalError] = "INTERNAL_ERROR",
         [ErrorReason.QuotaExceeded] = "QUOTA_EXCEEDED",
+        [ErrorReason.TooManyUploads] = "TOO_MANY_UPLOADS",
+        [ErrorReason.UploadCancelled] = "UPLOAD_CANCELLED",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

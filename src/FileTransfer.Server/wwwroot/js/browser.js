@@ -8,7 +8,7 @@ import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatSize, plural } from './format.js';
 import { mayWrite } from './grants.js';
 import { explain } from './messages.js';
-import { notify, showError } from './notices.js';
+import { clearKeyError, notify, showError } from './notices.js';
 
 const pageSize = clamp(Number(new URLSearchParams(location.search).get('pageSize')) || 500, 1, 10000);
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -90,6 +90,8 @@ export async function load({ append = false } = {}) {
       state.loaded = 0;
       if (!apiKey.get()) {
         state.anonymousRead = true;
+      } else {
+        clearKeyError();
       }
     }
     addFiles(page.files, folder);
@@ -109,7 +111,7 @@ export async function load({ append = false } = {}) {
         apiKey.clear();
         document.dispatchEvent(new Event('keychange'));
       }
-      showError(message);
+      showError(message, { forKey: true });
       if (await askForKey(message)) {
         document.dispatchEvent(new Event('keychange'));
         return;
@@ -332,7 +334,7 @@ function forget(entry) {
 /** Shows what went wrong; a 401 asks for a key and, once one is given, runs retry. */
 export async function handle(error, context, retry) {
   const message = explain(error, context);
-  showError(message);
+  showError(message, { forKey: error instanceof ApiError && error.status === 401 });
   if (error instanceof ApiError && error.status === 401 && (await replaceKey(message))) {
     await retry();
   }

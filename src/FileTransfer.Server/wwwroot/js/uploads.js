@@ -8,7 +8,7 @@ import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatDuration, formatSize, formatSpeed, plural } from './format.js';
 import { mayWrite, writableFolders } from './grants.js';
 import { explain } from './messages.js';
-import { notify, showError } from './notices.js';
+import { clearKeyError, notify, showError } from './notices.js';
 import { Paused, TusUpload, terminate, uploadStore } from './tus.js';
 
 const endpoint = 'api/uploads';
@@ -199,7 +199,7 @@ async function run(item) {
     } else {
       item.state = 'failed';
       item.message = explain(error, { action: 'upload', name: item.target, limit: maxSize });
-      showError(item.message);
+      showError(item.message, { forKey: error instanceof ApiError && error.status === 401 });
       update(item);
       if (error instanceof ApiError && error.status === 401 && (await replaceKey(item.message))) {
         retryFailed(item.message);
@@ -223,6 +223,8 @@ async function verify(item, result) {
     }
   }
   item.sha256 = result.sha256;
+  // The key worked: an alert that said one was needed no longer holds.
+  clearKeyError();
   if (stored === result.sha256) {
     item.state = 'done';
     item.message = `Uploaded; SHA-256 verified (${result.sha256.slice(0, 16)}…).`;
