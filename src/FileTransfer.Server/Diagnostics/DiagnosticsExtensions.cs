@@ -8,7 +8,7 @@ namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
 /// Registration of the metrics (OpenTelemetry with its Prometheus exporter at <c>GET /metrics</c>),
-/// the gRPC call durations and the per-transfer log line.
+/// the gRPC call durations, the per-transfer log line and the batched console logger.
 /// </summary>
 internal static class DiagnosticsExtensions
 {
@@ -52,6 +52,7 @@ internal static class DiagnosticsExtensions
                 metrics.AddPrometheusExporter(ConfigureExporter);
             });
         services.AddSingleton<RpcServerMetrics>();
+        services.AddBatchedConsoleLogging();
         return services;
     }
 

@@ -62,30 +62,28 @@ internal sealed class RedactingLoggerFactory : ILoggerFactory
                 return;
             }
 
-            var message = formatter(state, exception);
-            var redactedMessage = CredentialRedaction.Redact(message);
+            // The values and the exception are redacted now: structured providers read them at once.
+            // The text is formatted and redacted only when a provider formats it, once for all of
+            // them: on the console writer's thread, not the request's (a line per transfer).
             var fields = state as IReadOnlyList<KeyValuePair<string, object?>>;
             var redactedFields = RedactedState.Fields(fields);
             var redactedException = RedactedException.From(exception);
-            if (ReferenceEquals(message, redactedMessage) && ReferenceEquals(fields, redactedFields) && ReferenceEquals(exception, redactedException))
-            {
-                // The same state for structured providers, but the message formatted above: formatting
-                // it again in every provider would double the cost of each line (e.g. the per-request
-                // transfer line, benchmarks/RESULTS.md run T5).
-                inner.Log(logLevel, eventId, state, exception, (_, _) => message);
-                return;
-            }
-
-            inner.Log(logLevel, eventId, new RedactedState(redactedMessage, redactedFields ?? []), redactedException, static (s, _) => s.Message);
+            inner.Log(logLevel, eventId, new RedactedState<TState>(state, exception, formatter, redactedFields ?? []), redactedException, static (s, _) => s.Message);
         }
     }
 }
 
-/// <summary>A log state, or scope, with its text and values redacted.</summary>
-internal sealed class RedactedState(string message, IReadOnlyList<KeyValuePair<string, object?>> fields)
+/// <summary>
+/// A log state with its values redacted and its text redacted when first read: the same values for
+/// structured providers, the same text (<see cref="Message"/>, <see cref="ToString"/>) for every
+/// provider that formats, computed once.
+/// </summary>
+internal sealed class RedactedState<TState>(TState state, Exception? exception, Func<TState, Exception?, string> formatter, IReadOnlyList<KeyValuePair<string, object?>> fields)
     : IReadOnlyList<KeyValuePair<string, object?>>
 {
-    public string Message => message;
+    private string? _message;
+
+    public string Message => _message ??= CredentialRedaction.Redact(formatter(state, exception));
 
     public int Count => fields.Count;
 
@@ -95,8 +93,12 @@ internal sealed class RedactedState(string message, IReadOnlyList<KeyValuePair<s
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    public override string ToString() => message;
+    public override string ToString() => Message;
+}
 
+/// <summary>How log values and scopes are redacted.</summary>
+internal static class RedactedState
+{
     /// <summary><paramref name="fields"/> with each value redacted, or the same instance when none needed it.</summary>
     public static IReadOnlyList<KeyValuePair<string, object?>>? Fields(IReadOnlyList<KeyValuePair<string, object?>>? fields)
     {
