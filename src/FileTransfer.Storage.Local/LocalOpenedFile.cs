@@ -87,9 +87,36 @@ internal sealed class LocalOpenedFile : IOpenedObject
             return wanted == 0 ? 0 : Advance(RandomAccess.Read(file._handle, buffer[..wanted], _position));
         }
 
+        // Unix has no asynchronous file reads: .NET runs a "ReadAsync" as pread(2) on a thread-pool
+        // thread, one hop and one wake-up per read, after which every awaiting layer of the request
+        // above it completes asynchronously too (an allocation each). pread on this thread blocks a
+        // thread exactly as long, without the hop: a small file's GET then completes without a
+        // thread switch. Windows reads asynchronously (overlapped I/O).
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            if (OperatingSystem.IsWindows())
+            {
+                return ReadOverlappedAsync(buffer, cancellationToken);
+            }
+
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return ValueTask.FromCanceled<int>(cancellationToken);
+            }
+
+            try
+            {
+                return ValueTask.FromResult(Read(buffer.Span));
+            }
+            catch (Exception ex)
+            {
+                return ValueTask.FromException<int>(ex);
+            }
+        }
+
         // Pooled: a download calls this once per block, and most reads complete asynchronously.
         [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        private async ValueTask<int> ReadOverlappedAsync(Memory<byte> buffer, CancellationToken cancellationToken)
         {
             var wanted = Wanted(buffer.Length);
             return wanted == 0 ? 0 : Advance(await RandomAccess.ReadAsync(file._handle, buffer[..wanted], _position, cancellationToken));
