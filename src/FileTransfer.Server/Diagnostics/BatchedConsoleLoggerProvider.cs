@@ -55,8 +55,15 @@ internal sealed class BatchedConsoleLoggerProvider : ILoggerProvider, ISupportEx
 
             // Scopes live in the logging thread's async context: taken now, and only when they are shown.
             var scopes = owner._scopes is { } provider && owner._formatters.IncludesScopes(name) ? CapturedScopes.Of(provider) : null;
+            var entry = new LogEntry<TState>(logLevel, category, eventId, state, exception, formatter);
+            var toError = logLevel >= options.LogToStandardErrorThreshold;
+
+            // A state that reads live objects when formatted is formatted now, as the framework's
+            // logger would; only the write is left to the writer.
             owner._writer.Enqueue(
-                new ConsoleLogEntry<TState>(name, new LogEntry<TState>(logLevel, category, eventId, state, exception, formatter), scopes, logLevel >= options.LogToStandardErrorThreshold),
+                FrozenLogState.Is(state)
+                    ? new ConsoleLogEntry<TState>(name, entry, scopes, toError)
+                    : FormattedConsoleLogEntry.Format(owner._formatters.Get(name), entry, scopes, toError),
                 options);
         }
     }

@@ -25,6 +25,20 @@ internal sealed class ConsoleLogEntry<TState>(string formatterName, LogEntry<TSt
     public override void Write(ConsoleFormatter formatter, TextWriter text) => formatter.Write(in _entry, scopes, text);
 }
 
+/// <summary>An entry formatted on the logging thread (its state was not frozen): only its text waits for the writer.</summary>
+internal sealed class FormattedConsoleLogEntry(string formatted, string category, bool toStandardError)
+    : ConsoleLogEntry(ConsoleFormatterNames.Simple, category, toStandardError)
+{
+    public static FormattedConsoleLogEntry Format<TState>(ConsoleFormatter formatter, in LogEntry<TState> entry, CapturedScopes? scopes, bool toStandardError)
+    {
+        using var text = new StringWriter(System.Globalization.CultureInfo.InvariantCulture);
+        formatter.Write(in entry, scopes, text);
+        return new FormattedConsoleLogEntry(text.ToString(), entry.Category, toStandardError);
+    }
+
+    public override void Write(ConsoleFormatter formatter, TextWriter text) => text.Write(formatted);
+}
+
 /// <summary>The scopes of the logging thread at the time of the entry, replayed to the formatter.</summary>
 internal sealed class CapturedScopes : IExternalScopeProvider
 {

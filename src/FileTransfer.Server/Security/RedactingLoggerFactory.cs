@@ -63,33 +63,56 @@ internal sealed class RedactingLoggerFactory : ILoggerFactory
             }
 
             // The values and the exception are redacted now: structured providers read them at once.
-            // The text is formatted and redacted only when a provider formats it, once for all of
-            // them: on the console writer's thread, not the request's (a line per transfer).
+            // The text of a state that cannot change (FrozenLogState) is formatted and redacted only
+            // when a provider formats it, once for all of them: on the console writer's thread, not
+            // the request's (a line per transfer). Any other state's text is taken now.
             var fields = state as IReadOnlyList<KeyValuePair<string, object?>>;
-            var redactedFields = RedactedState.Fields(fields);
+            var redactedFields = RedactedState.Fields(fields) ?? [];
             var redactedException = RedactedException.From(exception);
-            inner.Log(logLevel, eventId, new RedactedState<TState>(state, exception, formatter, redactedFields ?? []), redactedException, static (s, _) => s.Message);
+            IReadOnlyList<KeyValuePair<string, object?>> redacted = FrozenLogState.Is(state)
+                ? new RedactedState<TState>(state, exception, formatter, redactedFields)
+                : new RedactedState<TState>(CredentialRedaction.Redact(formatter(state, exception)), [.. redactedFields]);
+            inner.Log(logLevel, eventId, redacted, redactedException, static (s, _) => s.ToString() ?? "");
         }
     }
 }
 
 /// <summary>
-/// A log state with its values redacted and its text redacted when first read: the same values for
-/// structured providers, the same text (<see cref="Message"/>, <see cref="ToString"/>) for every
-/// provider that formats, computed once.
+/// A log state with its values redacted and its text redacted: the same values for structured
+/// providers, the same text (<see cref="Message"/>, <see cref="ToString"/>) for every provider that
+/// formats, computed once, when first read (a frozen state) or at the call (any other).
 /// </summary>
-internal sealed class RedactedState<TState>(TState state, Exception? exception, Func<TState, Exception?, string> formatter, IReadOnlyList<KeyValuePair<string, object?>> fields)
-    : IReadOnlyList<KeyValuePair<string, object?>>
+internal sealed class RedactedState<TState> : IReadOnlyList<KeyValuePair<string, object?>>, IFrozenLogState
 {
+    private readonly TState _state = default!;
+    private readonly Exception? _exception;
+    private readonly Func<TState, Exception?, string>? _formatter;
+    private readonly IReadOnlyList<KeyValuePair<string, object?>> _fields;
     private string? _message;
 
-    public string Message => _message ??= CredentialRedaction.Redact(formatter(state, exception));
+    /// <summary>A state that cannot change: its text is formatted when first read.</summary>
+    public RedactedState(TState state, Exception? exception, Func<TState, Exception?, string> formatter, IReadOnlyList<KeyValuePair<string, object?>> fields)
+    {
+        _state = state;
+        _exception = exception;
+        _formatter = formatter;
+        _fields = fields;
+    }
 
-    public int Count => fields.Count;
+    /// <summary>A state whose text and values were taken at the call.</summary>
+    public RedactedState(string message, IReadOnlyList<KeyValuePair<string, object?>> fields)
+    {
+        _message = message;
+        _fields = fields;
+    }
 
-    public KeyValuePair<string, object?> this[int index] => fields[index];
+    public string Message => _message ??= CredentialRedaction.Redact(_formatter!(_state, _exception));
 
-    public IEnumerator<KeyValuePair<string, object?>> GetEnumerator() => fields.GetEnumerator();
+    public int Count => _fields.Count;
+
+    public KeyValuePair<string, object?> this[int index] => _fields[index];
+
+    public IEnumerator<KeyValuePair<string, object?>> GetEnumerator() => _fields.GetEnumerator();
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
