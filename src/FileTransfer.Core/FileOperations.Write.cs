@@ -10,9 +10,11 @@ public sealed partial class FileOperations
     /// </summary>
     public async ValueTask<Upload> BeginUploadAsync(UploadRequest request, CancellationToken cancellationToken)
     {
+        // A transfer from the start: a refusal before the first byte counts as one too.
+        var transfer = Transfers.Start(request.Origin, TransferDirection.Upload, request.Name);
         var (name, maxBytes) = await CheckUploadAsync(request, cancellationToken);
         var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-        return new Upload(request, staged, maxBytes);
+        return new Upload(request, staged, maxBytes, transfer);
     }
 
     /// <summary>

@@ -13,12 +13,16 @@ public sealed partial class FileOperations(
     IStorageBackend backend,
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
+    TransferMetrics transfers,
     ILogger<FileOperations> logger)
 {
+    /// <summary>Where every transfer is counted: started here, where bytes move.</summary>
+    internal TransferMetrics Transfers => transfers;
+
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 
-    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>).</summary>
+    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync(string, Preconditions, CancellationToken)"/>).</summary>
     public async ValueTask<FileVersion> StatAsync(string name, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);

@@ -20,6 +20,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly IUploadSessionLease _lease;
     private readonly RequestChecksum? _checksum;
     private readonly ResumableSha256 _hash;
+    private readonly TransferMetrics.Transfer? _transfer;
     private readonly CancellationTokenSource _stopped = new();
     private UploadSession _session;
     private byte[]? _pending;
@@ -27,8 +28,9 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, TransferMetrics.Transfer? transfer)
     {
+        _transfer = transfer;
         _sessions = sessions;
         _lease = lease;
         _session = session;
@@ -72,6 +74,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         }
 
         _checksum?.Append(bytes.Span);
+        _transfer?.Add(bytes.Length);
 
         // As Upload does: top up a partly filled block first, so that every write but the last
         // before a save is a whole block or more, whatever the client's pieces are.

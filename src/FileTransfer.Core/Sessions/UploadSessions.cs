@@ -100,8 +100,16 @@ public sealed partial class UploadSessions
     /// </summary>
     public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
     {
+        // A transfer from the start (a refused append counts as one too), named once the session is known.
+        var transfer = Files.Transfers.Start(request.Origin, TransferDirection.Upload, "");
+
         // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
-        await GetAsync(request.Id, request.Caller, cancellationToken);
+        var found = await GetAsync(request.Id, request.Caller, cancellationToken);
+        if (transfer is not null)
+        {
+            transfer.Name = found.Name;
+        }
+
         var lease = await Store.TryAcquireAsync(request.Id, cancellationToken) ?? throw Failures.UploadBusy();
         try
         {
@@ -116,7 +124,7 @@ public sealed partial class UploadSessions
                 throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
             }
 
-            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum);
+            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum, transfer);
             _writers[session.Id] = write;
             return write;
         }
@@ -274,4 +282,7 @@ public sealed record UploadWriteRequest(string Id, UploadCaller Caller, long Off
 
     /// <summary>A checksum of this request's bytes; they are kept only when it matches.</summary>
     public RequestChecksum? Checksum { get; init; }
+
+    /// <summary>The protocol request the bytes arrive on: the append is counted as its transfer. Null: not counted.</summary>
+    public TransferOrigin? Origin { get; init; }
 }

@@ -19,15 +19,17 @@ public sealed class Upload : IAsyncDisposable
 
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly long _maxBytes;
+    private readonly TransferMetrics.Transfer? _transfer;
     private byte[]? _pending;
     private int _pendingLength;
     private byte[]? _sha256;
 
-    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes)
+    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes, TransferMetrics.Transfer? transfer)
     {
         Request = request;
         Staged = staged;
         _maxBytes = maxBytes;
+        _transfer = transfer;
     }
 
     /// <summary>What was asked for: the name, and the conditions the commit checks again.</summary>
@@ -60,6 +62,7 @@ public sealed class Upload : IAsyncDisposable
         }
 
         Length += bytes.Length;
+        _transfer?.Add(bytes.Length);
 
         // Top up a partly filled block first, so that every write but the last is a whole block or more.
         if (_pendingLength > 0 || bytes.Length < BlockSize)

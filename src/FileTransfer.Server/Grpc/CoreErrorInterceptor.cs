@@ -22,11 +22,11 @@ internal sealed class CoreErrorInterceptor : Interceptor
         }
         catch (FileTransferException ex)
         {
-            throw GrpcErrors.From(ex);
+            throw Refused(context, ex);
         }
         catch (VersionGoneException ex)
         {
-            throw GrpcErrors.From(ex.ToRefusal());
+            throw Refused(context, ex.ToRefusal());
         }
     }
 
@@ -38,11 +38,11 @@ internal sealed class CoreErrorInterceptor : Interceptor
         }
         catch (FileTransferException ex)
         {
-            throw GrpcErrors.From(ex);
+            throw Refused(context, ex);
         }
         catch (VersionGoneException ex)
         {
-            throw GrpcErrors.From(ex.ToRefusal());
+            throw Refused(context, ex.ToRefusal());
         }
     }
 
@@ -54,11 +54,18 @@ internal sealed class CoreErrorInterceptor : Interceptor
         }
         catch (FileTransferException ex)
         {
-            throw GrpcErrors.From(ex);
+            throw Refused(context, ex);
         }
         catch (VersionGoneException ex)
         {
-            throw GrpcErrors.From(ex.ToRefusal());
+            throw Refused(context, ex.ToRefusal());
         }
+    }
+
+    // The reason is also remembered on the call, as REST's error filter does, for its transfers' outcome and log line.
+    private static RpcException Refused(ServerCallContext context, FileTransferException refused)
+    {
+        HttpErrors.Remember(context.GetHttpContext(), refused.Reason);
+        return GrpcErrors.From(refused);
     }
 }

@@ -31,7 +31,7 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("The first message must be metadata (file_name, optional size and sha256, overwrite or if_match).");
         }
 
-        var request = UploadGrant.Apply(context.GetHttpContext().User, Describe(requestStream.Current.Metadata));
+        var request = UploadGrant.Apply(context.GetHttpContext().User, Describe(requestStream.Current.Metadata)) with { Origin = Origin(context) };
         await using var upload = await files.BeginUploadAsync(request, cancellationToken);
         while (await requestStream.MoveNext(cancellationToken))
         {

@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
+using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Web;
@@ -25,21 +26,17 @@ public static class FileTransferEndpointRouteBuilderExtensions
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
         app.UseTransferDiagnostics();
-        app.UseProblemsForEmptyFileErrors();
         EncodedSeparators.Use(app);
 
         app.UseFileTransferSecurity();
 
         app.MapControllers().RequireOperationScopes();
+        app.MapFileDownloads();
         app.MapFileTransferGrpc();
         app.MapHealthChecks("/healthz");
         app.MapRuntimeEndpoint();
         app.MapOpenApi();
-        app.UseSwaggerUI(options =>
-        {
-            options.SwaggerEndpoint("/openapi/v1.json", "FileTransfer v1");
-            options.DocumentTitle = "FileTransfer API";
-        });
+        app.UseSwaggerUiPage();
 
         var storage = app.Services.GetRequiredService<FileOperations>().Location;
         var endpoints = app.Services.GetRequiredService<ListeningEndpoints>();

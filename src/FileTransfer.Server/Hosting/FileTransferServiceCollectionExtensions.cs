@@ -41,6 +41,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
         builder.AddFileTransferSecurity();
+        services.RemoveUnusedStartupWork();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }

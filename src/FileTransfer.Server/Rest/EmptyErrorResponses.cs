@@ -6,11 +6,12 @@ using Microsoft.AspNetCore.Mvc.Infrastructure;
 namespace FileTransfer.Server.Rest;
 
 /// <summary>
-/// PhysicalFileResult answers a failed precondition (412, RFC 9110 13.1.1) and an unsatisfiable
-/// range (416, RFC 9110 15.5.17) with headers only, and starts the response itself, so status
-/// code pages never see it. This turns those into problem+json like every other error: the
-/// content headers are switched just before they are sent, the body written after. The headers
-/// that matter (Content-Range: bytes */size, ETag) stay.
+/// PhysicalFileResult's semantics answer a failed precondition (412, RFC 9110 13.1.1) and an
+/// unsatisfiable range (416, RFC 9110 15.5.17) with headers only, and with the file's content type,
+/// so status code pages never see them. The download executor turns those into problem+json like
+/// every other error, as soon as the semantics have decided (no per-request hook on every response):
+/// the content headers are switched, the body written. The headers that matter (Content-Range:
+/// bytes */size, ETag) stay.
 /// </summary>
 internal static class EmptyErrorResponses
 {
@@ -36,37 +37,24 @@ internal static class EmptyErrorResponses
     private static ErrorReason ReasonFor(int status) =>
         status == StatusCodes.Status416RangeNotSatisfiable ? ErrorReason.OffsetPastEnd : ErrorReason.EtagMismatch;
 
-    public static IApplicationBuilder UseProblemsForEmptyFileErrors(this IApplicationBuilder app) =>
-        app.Use(async (context, next) =>
+    /// <summary>Answers a 412 or 416 the file semantics decided with a problem (the body only for GET); anything else is left as it is.</summary>
+    public static async Task AnswerAsync(HttpContext context)
+    {
+        if (context.Response.HasStarted || !TrySwitchToProblem(context.Response) || HttpMethods.IsHead(context.Request.Method))
         {
-            var converted = false;
-            // Whoever starts the response (a wrapping body feature, or nobody until the end)
-            // the headers are switched exactly once, before they go out.
-            context.Response.OnStarting(() =>
-            {
-                converted |= TrySwitchToProblem(context.Response);
-                return Task.CompletedTask;
-            });
+            return;
+        }
 
-            await next(context);
-            if (!context.Response.HasStarted)
-            {
-                converted |= TrySwitchToProblem(context.Response);
-            }
-
-            if (converted && !HttpMethods.IsHead(context.Request.Method))
-            {
-                var status = context.Response.StatusCode;
-                var reason = ReasonFor(status);
-                var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(
-                    context,
-                    status,
-                    HttpErrors.For(reason).Title,
-                    detail: status == StatusCodes.Status416RangeNotSatisfiable
-                        ? "The range starts past the end of the file; Content-Range gives its size."
-                        : "The file does not match the If-Match / If-Unmodified-Since condition.");
-                problem.Extensions[HttpErrors.ReasonMember] = reason.Code();
-                await JsonSerializer.SerializeAsync(context.Response.Body, problem, Web, context.RequestAborted);
-            }
-        });
+        var status = context.Response.StatusCode;
+        var reason = ReasonFor(status);
+        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(
+            context,
+            status,
+            HttpErrors.For(reason).Title,
+            detail: status == StatusCodes.Status416RangeNotSatisfiable
+                ? "The range starts past the end of the file; Content-Range gives its size."
+                : "The file does not match the If-Match / If-Unmodified-Since condition.");
+        problem.Extensions[HttpErrors.ReasonMember] = reason.Code();
+        await JsonSerializer.SerializeAsync(context.Response.Body, problem, Web, context.RequestAborted);
+    }
 }

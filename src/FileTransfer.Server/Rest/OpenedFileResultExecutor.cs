@@ -24,6 +24,8 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         var (range, rangeLength, serveBody) = SetHeadersAndLog(context, result, size, result.EnableRangeProcessing, result.LastModified, result.EntityTag);
         if (!serveBody)
         {
+            // 304 as it is; a 412 or 416 becomes a problem like every other refusal.
+            await EmptyErrorResponses.AnswerAsync(context.HttpContext);
             return;
         }
 

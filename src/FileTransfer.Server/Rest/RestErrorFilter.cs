@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Filters;
@@ -16,17 +17,30 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
 {
     public void OnException(ExceptionContext context)
     {
-        var http = context.HttpContext;
-        context.Result = context.Exception switch
-        {
-            FileTransferException refused => HttpErrors.Result(http, refused),
-            VersionGoneException gone => HttpErrors.Result(http, gone.ToRefusal().Reason, gone.ToRefusal().Message),
-            BadHttpRequestException bad => HttpErrors.Result(http, ReasonOf(bad), bad.Message),
-            _ when IsClientAbort(context.Exception, http) => Aborted(http),
-            _ => null,
-        };
+        context.Result = AnswerTo(context.Exception, context.HttpContext, logger);
         context.ExceptionHandled = context.Result is not null;
     }
+
+    /// <summary>The answer to <paramref name="exception"/> thrown by a REST endpoint, or null for the exception handler (500).</summary>
+    public static IActionResult? AnswerTo(Exception exception, HttpContext http, ILogger logger)
+    {
+        if (http.RequestAborted.IsCancellationRequested)
+        {
+            // Whatever the answer, the client is gone: its transfer ended aborted.
+            RequestTransfers.ClientLeft(http);
+        }
+
+        return Answer(exception, http, logger);
+    }
+
+    private static IActionResult? Answer(Exception exception, HttpContext http, ILogger logger) => exception switch
+    {
+        FileTransferException refused => HttpErrors.Result(http, refused),
+        VersionGoneException gone => HttpErrors.Result(http, gone.ToRefusal().Reason, gone.ToRefusal().Message),
+        BadHttpRequestException bad => HttpErrors.Result(http, ReasonOf(bad), bad.Message),
+        _ when IsClientAbort(exception, http) => Aborted(http, logger),
+        _ => null,
+    };
 
     /// <summary>The client went away (disconnect, reset, cancel): nobody is left to answer.</summary>
     public static bool IsClientAbort(Exception exception, HttpContext context) =>
@@ -40,7 +54,7 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
         _ => ErrorReason.InvalidUploadStream,
     };
 
-    private EmptyResult Aborted(HttpContext context)
+    private static EmptyResult Aborted(HttpContext context, ILogger logger)
     {
         LogAborted(logger, context.Request.Method, context.Request.Path);
         return new EmptyResult();
