@@ -22,10 +22,16 @@ internal sealed class BatchedConsoleLoggerProvider : ILoggerProvider, ISupportEx
     private IExternalScopeProvider? _scopes;
 
     public BatchedConsoleLoggerProvider(IOptionsMonitor<ConsoleLoggerOptions> options, ConsoleFormatters formatters)
+        : this(options, formatters, Console.OpenStandardOutput(), Console.OpenStandardError())
+    {
+    }
+
+    /// <summary>Writes to <paramref name="standardOutput"/> and <paramref name="standardError"/> instead of the console's.</summary>
+    internal BatchedConsoleLoggerProvider(IOptionsMonitor<ConsoleLoggerOptions> options, ConsoleFormatters formatters, Stream standardOutput, Stream standardError)
     {
         _options = options;
         _formatters = formatters;
-        _writer = new ConsoleLogWriter(formatters, Console.OpenStandardOutput(), Console.OpenStandardError());
+        _writer = new ConsoleLogWriter(formatters, standardOutput, standardError);
     }
 
     public ILogger CreateLogger(string categoryName) => new Logger(this, categoryName);

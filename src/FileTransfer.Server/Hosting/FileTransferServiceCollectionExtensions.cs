@@ -29,6 +29,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<TusUploads>();
         services.AddSingleton<DraftUploads>();
         services.AddSingleton<OpenedFileResultExecutor>();
+        services.AddSingleton<SendBuffers>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
             .ConfigureApplicationPartManager(parts =>
             {

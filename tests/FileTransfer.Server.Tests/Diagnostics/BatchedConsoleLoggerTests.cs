@@ -74,6 +74,29 @@ public sealed class BatchedConsoleLoggerTests
     }
 
     [Fact]
+    public void A_State_That_Reads_Live_Objects_Is_Formatted_At_The_Call_And_A_Frozen_One_Later()
+    {
+        var services = new ServiceCollection().AddLogging(logging => logging.AddConsole()).BuildServiceProvider();
+        var output = new RecordingStream();
+        var live = new LiveState { Text = "at the call" };
+        using (var provider = new BatchedConsoleLoggerProvider(
+            services.GetRequiredService<Microsoft.Extensions.Options.IOptionsMonitor<ConsoleLoggerOptions>>(), Formatters(), output, Stream.Null))
+        {
+            var logger = provider.CreateLogger("Test.Category");
+            logger.Log(LogLevel.Information, new EventId(1), live, null, static (s, _) => s.ToString());
+            logger.Log(LogLevel.Information, new EventId(2), new FrozenState("frozen"), null, static (s, _) => s.Text);
+            live.Text = "recycled";
+        }
+
+        var text = Encoding.UTF8.GetString(output.ToArray());
+        Assert.Contains("at the call", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("recycled", text, StringComparison.Ordinal);
+        Assert.Contains("frozen", text, StringComparison.Ordinal);
+        Assert.True(FrozenLogState.Is(new FrozenState("x")));
+        Assert.False(FrozenLogState.Is(live));
+    }
+
+    [Fact]
     public void The_Server_Registers_It_In_Place_Of_The_Framework_Console_Logger()
     {
         using var factory = new Infrastructure.FileTransferFactory();
@@ -93,6 +116,40 @@ public sealed class BatchedConsoleLoggerTests
     {
         var services = new ServiceCollection().AddLogging(logging => logging.AddConsole()).BuildServiceProvider();
         return ActivatorUtilities.CreateInstance<ConsoleFormatters>(services);
+    }
+
+    /// <summary>A state like ASP.NET Core's request-finished line: its text is read from a live object.</summary>
+    private sealed class LiveState : IReadOnlyList<KeyValuePair<string, object?>>
+    {
+        public string Text { get; set; } = "";
+
+        public int Count => 1;
+
+        public KeyValuePair<string, object?> this[int index] => new("Text", Text);
+
+        public IEnumerator<KeyValuePair<string, object?>> GetEnumerator()
+        {
+            yield return this[0];
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
+
+        public override string ToString() => Text;
+    }
+
+    /// <summary>A state like [LoggerMessage]'s: a value type holding its values.</summary>
+    private readonly record struct FrozenState(string Text) : IReadOnlyList<KeyValuePair<string, object?>>
+    {
+        public int Count => 1;
+
+        public KeyValuePair<string, object?> this[int index] => new("Text", Text);
+
+        public IEnumerator<KeyValuePair<string, object?>> GetEnumerator()
+        {
+            yield return this[0];
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
     }
 
     /// <summary>Keeps what was written and counts the writes; while blocked, a write waits.</summary>
