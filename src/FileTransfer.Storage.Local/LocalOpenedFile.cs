@@ -78,6 +78,9 @@ internal sealed class LocalOpenedFile : IOpenedObject
     /// </summary>
     private sealed class RangeStream(LocalOpenedFile file, long offset, long count) : ReadOnlyStream
     {
+        /// <summary>The largest read done on the calling thread (Unix): two of the connection memory pool's blocks.</summary>
+        private const int SynchronousReadBytes = 64 * 1024;
+
         private readonly long _end = offset + count;
         private long _position = offset;
 
@@ -89,12 +92,14 @@ internal sealed class LocalOpenedFile : IOpenedObject
 
         // Unix has no asynchronous file reads: .NET runs a "ReadAsync" as pread(2) on a thread-pool
         // thread, one hop and one wake-up per read, after which every awaiting layer of the request
-        // above it completes asynchronously too (an allocation each). pread on this thread blocks a
-        // thread exactly as long, without the hop: a small file's GET then completes without a
-        // thread switch. Windows reads asynchronously (overlapped I/O).
+        // above it completes asynchronously too (an allocation each). A read of a small buffer
+        // (a REST download fills the connection's 32 KiB blocks; a small file is one read) is done
+        // with pread on this thread, which blocks it exactly as long, without the hop: a small
+        // file's GET then completes without a thread switch. Larger reads (gRPC's 256 KiB blocks)
+        // and every read on Windows (overlapped I/O) stay asynchronous.
         public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {
-            if (OperatingSystem.IsWindows())
+            if (OperatingSystem.IsWindows() || buffer.Length > SynchronousReadBytes)
             {
                 return ReadOverlappedAsync(buffer, cancellationToken);
             }

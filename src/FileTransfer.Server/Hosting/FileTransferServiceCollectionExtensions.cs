@@ -29,7 +29,6 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<TusUploads>();
         services.AddSingleton<DraftUploads>();
         services.AddSingleton<OpenedFileResultExecutor>();
-        services.AddSingleton<SendBuffers>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
             .ConfigureApplicationPartManager(parts =>
             {

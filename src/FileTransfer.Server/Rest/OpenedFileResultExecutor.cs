@@ -15,7 +15,7 @@ namespace FileTransfer.Server.Rest;
 /// opened version instead of a fresh stat of the path, and the body from <see cref="OpenedFileSender"/>,
 /// or, for a redirected download, a <c>307</c> to the store where the body would have been sent.
 /// </summary>
-internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options, SendBuffers buffers)
+internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options)
     : FileResultExecutorBase(CreateLogger<OpenedFileResultExecutor>(loggerFactory))
 {
     public async Task ExecuteAsync(ActionContext context, OpenedFileResult result)
@@ -39,7 +39,7 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         var count = range is null ? size : rangeLength;
         try
         {
-            await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value, buffers);
+            await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
         }
         catch (VersionGoneException gone) when (!context.HttpContext.Response.HasStarted)
         {

@@ -17,7 +17,7 @@ internal static class OpenedFileSender
 {
     private const int StreamCopyBytes = 16 * 1024;
 
-    public static async Task SendAsync(HttpContext context, OpenedFile file, long offset, long count, TransferTuningOptions options, SendBuffers buffers)
+    public static async Task SendAsync(HttpContext context, OpenedFile file, long offset, long count, TransferTuningOptions options)
     {
         if (count == 0)
         {
@@ -29,8 +29,7 @@ internal static class OpenedFileSender
         await using var source = await file.OpenReadAsync(offset, count, cancellationToken);
         if (options.UsePipeSendFile)
         {
-            using var sending = buffers.Start();
-            await CopyToPipeAsync(context, source, count, buffers, cancellationToken);
+            await CopyToPipeAsync(context, source, count, ChunkBytesFor(context.Request.Protocol, options), cancellationToken);
         }
         else
         {
@@ -42,16 +41,12 @@ internal static class OpenedFileSender
     internal static int ChunkBytesFor(string protocol, TransferTuningOptions options) =>
         HttpProtocol.IsHttp2(protocol) ? options.Http2SendFileChunkBytes : options.SendFileChunkBytes;
 
-    private static async Task CopyToPipeAsync(HttpContext context, Stream source, long remaining, SendBuffers buffers, CancellationToken cancellationToken)
+    private static async Task CopyToPipeAsync(HttpContext context, Stream source, long remaining, int chunkBytes, CancellationToken cancellationToken)
     {
         await context.Response.StartAsync(cancellationToken);
         var writer = context.Response.BodyWriter;
-        var protocol = context.Request.Protocol;
         while (remaining > 0)
         {
-            // Asked again for every chunk: a download that began alone shrinks its chunks when others join.
-            var chunkBytes = buffers.ChunkBytesFor(protocol);
-
             // Fill the pipe's own blocks (pooled, pinned; see TransferMemoryPool) up to one chunk, then
             // flush once. A single large GetMemory would rent from ArrayPool instead, whose per-core
             // cache is too small for many connections each holding a MiB of unsent data.

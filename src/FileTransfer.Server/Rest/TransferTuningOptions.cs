@@ -28,14 +28,6 @@ public sealed class TransferTuningOptions
     public int Http2SendFileChunkBytes { get; set; } = 1024 * 1024;
 
     /// <summary>
-    /// Most bytes of unflushed chunks all downloads running at once hold together (default 16 MiB):
-    /// with more downloads than that leaves a full chunk for, each one's chunk shrinks to its share,
-    /// down to 64 KiB (<c>SendBuffers</c>). 0 keeps every chunk at its configured size.
-    /// </summary>
-    [Range(0, long.MaxValue)]
-    public long SendBufferBudgetBytes { get; set; } = 16L * 1024 * 1024;
-
-    /// <summary>
     /// Size of the blocks Kestrel's connections buffer in (default 32 KiB; Kestrel's own pool uses
     /// 4 KiB). See the host's <c>TransferMemoryPool</c> for why.
     /// </summary>
