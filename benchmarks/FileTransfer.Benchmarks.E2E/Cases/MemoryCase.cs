@@ -34,8 +34,8 @@ internal sealed class MemoryCase : IBenchmarkCase
         {
             rows.Add((new CaseResult(Group, Idle, server, "–", "none"), null));
             var label = $"download {BenchContext.Size(file.Size)}";
-            rows.Add((new CaseResult(Group, label, server, "HTTP/1.1", "curl"), (s, verify) => CurlAsync(context, s, http2: false, verify)));
-            rows.Add((new CaseResult(Group, label, server, "HTTP/2", "curl"), (s, verify) => CurlAsync(context, s, http2: true, verify)));
+            rows.Add((new CaseResult(Group, label, server, "HTTP/1.1", "curl"), (s, verify) => NeutralDownloadCase.CurlAsync(context, s, http2: false, verify)));
+            rows.Add((new CaseResult(Group, label, server, "HTTP/2", "curl"), (s, verify) => NeutralDownloadCase.CurlAsync(context, s, http2: true, verify)));
             rows.Add((new CaseResult(Group, label, server, GrpcCases.Grpc, GrpcClient.Label), (s, verify) => GrpcAsync(context, s, verify)));
         }
 
@@ -105,21 +105,6 @@ internal sealed class MemoryCase : IBenchmarkCase
                 await server.DisposeAsync();
             }
         }
-    }
-
-    private static async Task<Transfer> CurlAsync(BenchContext context, ServerUnderTest server, bool http2, bool verify)
-    {
-        var file = context.Large;
-        var output = verify ? Path.Combine(context.WorkDirectory, "memory-received.bin") : "/dev/null";
-        var outcome = await CurlClient.DownloadAsync(context.Url(server, http2, file), http2, output);
-        Measurer.Expect(outcome.Status == 200 && outcome.Bytes == file.Size, $"curl: status {outcome.Status}, {outcome.Bytes} of {file.Size} bytes");
-        if (verify)
-        {
-            Measurer.Expect(await TestFiles.Sha256Async(output) == file.Sha256, "SHA-256 of the received bytes differs from the file's");
-            File.Delete(output);
-        }
-
-        return new Transfer(outcome.Bytes, outcome.Duration);
     }
 
     private static async Task<Transfer> GrpcAsync(BenchContext context, ServerUnderTest server, bool verify)
