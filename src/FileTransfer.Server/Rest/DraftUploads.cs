@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
 
@@ -12,7 +13,7 @@ namespace FileTransfer.Server.Rest;
 /// Kestrel cannot send the interim <c>104 (Upload Resumption Supported)</c>: a client learns the
 /// upload's address from the final answer to its creation (docs/resumable-uploads.md).
 /// </summary>
-internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUploadOptions> options, IOptions<StorageOptions> storage)
+internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUploadOptions> options, IOptions<StorageOptions> storage, TransferOrigins transfers)
 {
     /// <summary>True for a request to an upload resource that speaks the draft (it names an interop version).</summary>
     public static bool IsRequest(HttpRequest request) => request.Headers.ContainsKey(DraftProtocol.InteropVersionHeader);
@@ -50,7 +51,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         context.Response.Headers.Location = SessionUploads.Location(request, session.Id);
         DraftProtocol.WriteLimits(context.Response, session.MaxBytes, sessions.TimeLeft(session));
-        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocols.Draft));
         return Answer(context.Response, outcome, version, StatusCodes.Status201Created);
     }
 
@@ -86,7 +87,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
             Length = DraftProtocol.Length(request, offset, complete),
             Checksum = ContentChecksum(context),
         };
-        var outcome = await SessionUploads.AppendAsync(context, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocols.Draft));
         return Answer(context.Response, outcome, version, StatusCodes.Status204NoContent);
     }
 

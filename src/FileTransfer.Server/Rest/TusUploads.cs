@@ -1,5 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
@@ -12,7 +13,7 @@ namespace FileTransfer.Server.Rest;
 /// creation-with-upload, creation-defer-length, termination, expiration and checksum, each request
 /// translated into the core's upload sessions. Every answer carries <c>Tus-Resumable</c>.
 /// </summary>
-internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOptions> storage)
+internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOptions> storage, TransferOrigins transfers)
 {
     /// <summary>tus "OPTIONS": the versions, extensions, size limit and checksum algorithms served.</summary>
     public IActionResult Discover(HttpResponse response)
@@ -59,7 +60,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
         {
-            var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
+            var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocols.Tus));
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
             SessionUploads.WriteCompleted(response, session);
@@ -104,7 +105,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
             Length = TusProtocol.Length(request),
             Checksum = TusProtocol.Checksum(request),
         };
-        var outcome = await SessionUploads.AppendAsync(context, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocols.Tus));
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
         TusProtocol.WriteExpiry(response, outcome.Session);
         SessionUploads.WriteCompleted(response, outcome.Session);
