@@ -30,13 +30,15 @@ internal sealed class FileDownloads(FileOperations files, TransferOrigins transf
     /// </summary>
     /// <param name="context">The request.</param>
     /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
-    public async Task Download(HttpContext context, string path)
+    public async Task Download(HttpContext context, string? path)
     {
         var action = new ActionContext(context, new Microsoft.AspNetCore.Routing.RouteData(), Endpoint);
         OpenedFileResult result;
         try
         {
-            result = await OpenAsync(context, path);
+            // "api/files" itself (HEAD: the listing takes GET) names no file: the core refuses the empty
+            // name as any other invalid one, rather than the endpoint's binding with an empty 400.
+            result = await OpenAsync(context, path ?? "");
         }
         catch (Exception ex) when (RestErrorFilter.AnswerTo(ex, context, errors) is { } answer)
         {

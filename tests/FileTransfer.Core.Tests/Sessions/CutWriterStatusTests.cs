@@ -40,17 +40,37 @@ public sealed class CutWriterStatusTests : IDisposable
     }
 
     [Fact]
-    public async Task A_Status_Query_While_A_Writer_Runs_Answers_At_Once()
+    public async Task The_Owners_Status_Query_Ends_A_Running_Writer_And_Answers_What_It_Saved()
     {
+        // tusd's lock release: the owner asks for the offset only to resume, so the request it would
+        // resume from is over for it, even if the server has not yet seen that request's connection cut.
         var core = _sessions.Core;
         var session = await core.CreateAsync(new UploadRequest("running.bin"), Infrastructure.Sessions.Owner, null, TestTimeout.Token);
-        await using var write = await core.BeginWriteAsync(new UploadWriteRequest(session.Id, Infrastructure.Sessions.Owner, 0), TestTimeout.Token);
+        var write = await core.BeginWriteAsync(new UploadWriteRequest(session.Id, Infrastructure.Sessions.Owner, 0), TestTimeout.Token);
         await write.AppendAsync(TestBytes.Random(1000), TestTimeout.Token);
 
         var status = core.GetAsync(session.Id, Infrastructure.Sessions.Owner, TestTimeout.Token).AsTask();
 
+        Assert.True(write.Stopped.IsCancellationRequested);
+        Assert.True(write.Superseded);
+        Assert.False(status.IsCompleted);
+        await write.DisposeAsync(); // as the protocol's loop does once Stopped fires: it keeps what arrived
+        Assert.Equal(1000, (await status).Offset);
+    }
+
+    [Fact]
+    public async Task Another_Callers_Status_Query_While_A_Writer_Runs_Answers_At_Once_And_Leaves_It_Running()
+    {
+        var core = _sessions.Core;
+        var session = await core.CreateAsync(new UploadRequest("watched.bin"), Infrastructure.Sessions.Owner, null, TestTimeout.Token);
+        await using var write = await core.BeginWriteAsync(new UploadWriteRequest(session.Id, Infrastructure.Sessions.Owner, 0), TestTimeout.Token);
+        await write.AppendAsync(TestBytes.Random(1000), TestTimeout.Token);
+
+        var status = core.GetAsync(session.Id, Caller.ForKey("cleaner", [Scopes.Delete]), TestTimeout.Token).AsTask();
+
         Assert.True(status.IsCompleted);
         Assert.Equal(0, (await status).Offset);
+        Assert.False(write.Stopped.IsCancellationRequested);
     }
 
     public void Dispose() => _sessions.Dispose();

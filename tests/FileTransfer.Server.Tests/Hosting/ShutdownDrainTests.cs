@@ -99,8 +99,9 @@ public sealed class ShutdownDrainTests : IAsyncLifetime
             var sent = client.SendAsync(patch, TestTimeout.Token);
             await content.Paused;
 
-            // Past the first checkpoint (256 KiB here): the PATCH is running in the server.
-            await UntilAsync(async () => Tus.Offset(await client.SendAsync(Tus.Head(location), TestTimeout.Token)) > 0, "the PATCH running in the server");
+            // Past the first checkpoint (256 KiB here): the PATCH is running in the server. Asked by an
+            // operator's key, not the owner's: the owner's HEAD would end the PATCH (tusd's lock release).
+            await UntilAsync(async () => Tus.Offset(await client.SendAsync(AsOperator(Tus.Head(location)), TestTimeout.Token)) > 0, "the PATCH running in the server");
 
             await server.TerminateAsync();
 
@@ -132,6 +133,15 @@ public sealed class ShutdownDrainTests : IAsyncLifetime
         await S3Buckets.DeleteAsync(s3, _bucket);
     }
 
+    // A key that may query and cancel others' uploads (delete scope), and no more.
+    private const string OperatorKey = "operator-key-with-delete-scope-0123456789";
+
+    private static HttpRequestMessage AsOperator(HttpRequestMessage request)
+    {
+        request.Headers.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", OperatorKey);
+        return request;
+    }
+
     private async Task<ServerProcess> StartAsync(string backend, int drainSeconds)
     {
         var environment = new Dictionary<string, string>
@@ -140,6 +150,8 @@ public sealed class ShutdownDrainTests : IAsyncLifetime
             ["Auth__ApiKeys__0__Key"] = FileTransferFactory.TestKey,
             ["Auth__ApiKeys__0__Scopes__0"] = "read",
             ["Auth__ApiKeys__0__Scopes__1"] = "write",
+            ["Auth__ApiKeys__1__Key"] = OperatorKey,
+            ["Auth__ApiKeys__1__Scopes__0"] = "delete",
             ["Shutdown__DrainSeconds"] = drainSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
             ["Uploads__CheckpointBytes"] = (256 * 1024).ToString(System.Globalization.CultureInfo.InvariantCulture),
             ["Logging__LogLevel__Default"] = "Information",
