@@ -130,6 +130,23 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
         return complete ? await CompleteAsync() : new UploadSessionOutcome(_session, null);
     }
 
+    /// <summary>
+    /// True when the write was stopped because its owner came back with a new request for the session
+    /// (<see cref="Supersede"/>), not because the session was cancelled.
+    /// </summary>
+    public bool Superseded { get; private set; }
+
+    /// <summary>
+    /// Tells the write to stop because the session's owner asks for it again (tusd's lock release): a
+    /// client that asks for the offset has given up on this request, whose connection may be dead
+    /// without the server having noticed yet. It keeps what arrived, as when a client goes away.
+    /// </summary>
+    internal void Supersede()
+    {
+        Superseded = true;
+        Stop();
+    }
+
     /// <summary>Tells the write to stop: <see cref="Stopped"/> is cancelled.</summary>
     internal void Stop()
     {

@@ -113,14 +113,21 @@ public sealed partial class UploadSessions
 
     /// <summary>
     /// The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown,
-    /// foreign or expired one. When a request of this process was appending to it and has just been
-    /// cut, the answer waits (up to a few seconds) until that request has saved what arrived, so that a
-    /// client that asks right after the cut resumes from there, not from before it.
+    /// foreign or expired one. When a request of this process is appending to it, the owner's query
+    /// ends that request first, as tusd releases a lock to a new request: a client asks for the offset
+    /// only to resume, so the request it resumes from is over for it, even if its connection was cut
+    /// too recently for the server to have noticed. The answer then waits (up to a few seconds) until
+    /// that request has saved what arrived, so that the client resumes from there, not from before it.
     /// </summary>
     public async ValueTask<UploadSession> GetAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
         var session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
-        if (_writers.TryGetValue(id, out var writer) && writer.IsEnding)
+        if (_writers.TryGetValue(id, out var writer) && !writer.IsEnding && caller.Id == session.Owner)
+        {
+            writer.Supersede();
+        }
+
+        if (writer is not null && writer.IsEnding)
         {
             try
             {

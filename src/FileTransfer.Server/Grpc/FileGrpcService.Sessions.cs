@@ -82,6 +82,12 @@ internal sealed partial class FileGrpcService
         }
         catch (Exception ex) when (write.Stopped.IsCancellationRequested && ex is OperationCanceledException or IOException or RpcException)
         {
+            if (write.Superseded)
+            {
+                // The owner asked for the offset meanwhile: this call is over for it (it resumes elsewhere).
+                throw Failures.UploadBusy();
+            }
+
             if (CancelledWrites.ShouldLog(out var suppressed))
             {
                 LogWriteCancelled(logger, uploadId, suppressed);

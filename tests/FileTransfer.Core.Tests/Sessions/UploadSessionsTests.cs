@@ -236,7 +236,7 @@ public sealed class UploadSessionsTests : IDisposable
         Assert.Equal((20L, false), (kept.Offset, kept.IsComplete));
 
         // The file that was in the way goes: the commit, asked for again with no bytes, stores every byte.
-        await _sessions.Files.DeleteAsync(Infrastructure.Sessions.Owner, "raced.bin", Preconditions.None, Token);
+        await _sessions.Files.DeleteAsync(Caller.ForKey("admin", Scopes.All), "raced.bin", Preconditions.None, Token);
         await _sessions.AppendAsync(Core, session.Id, 20, ReadOnlyMemory<byte>.Empty, UploadEnd.Complete);
         Assert.Equal(bytes, _sessions.Read("raced.bin"));
     }

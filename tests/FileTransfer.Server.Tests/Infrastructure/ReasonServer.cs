@@ -31,7 +31,7 @@ public sealed class ReasonServer : IDisposable
         {
             ["QUOTA_EXCEEDED"] = (507, StatusCode.ResourceExhausted),
             ["TOO_MANY_UPLOADS"] = (429, StatusCode.ResourceExhausted),
-            ["UPLOAD_CANCELLED"] = (404, StatusCode.Aborted),
+            ["UPLOAD_CANCELLED"] = (409, StatusCode.Aborted),
             ["UPLOAD_REJECTED"] = (403, StatusCode.PermissionDenied),
             ["HOOK_UNAVAILABLE"] = (503, StatusCode.Unavailable),
         };

@@ -15,7 +15,8 @@ export async function loadGrants() {
 
 /** True when the caller may write files into folder ('' for the top, 'a/b/' below). */
 export function mayWrite(folder) {
-  if (!grants) {
+  // Not known, or no key yet: the upload goes, and the server's 401 asks for a key.
+  if (!grants || grants.id === 'anonymous') {
     return true;
   }
   return grants.scopes.includes('write') && !grants.link
