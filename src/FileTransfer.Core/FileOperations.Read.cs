@@ -13,15 +13,24 @@ public sealed partial class FileOperations
     /// <paramref name="preconditions"/> against that very version. Everything the response says about
     /// the file, and every byte it sends, comes from the result.
     /// </summary>
-    public async ValueTask<OpenedFile> OpenAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public ValueTask<OpenedFile> OpenAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken) =>
+        OpenAsync(caller, name, preconditions, download: null, cancellationToken);
+
+    /// <summary>
+    /// <see cref="OpenAsync(Caller, string, Preconditions, CancellationToken)"/> for a download from
+    /// <paramref name="download"/>: a transfer from the start, so that a refusal (no such file, a bad
+    /// name, no right, a failed precondition) counts as one too; its bytes are counted as they are read.
+    /// </summary>
+    public async ValueTask<OpenedFile> OpenAsync(Caller caller, string name, Preconditions preconditions, TransferOrigin? download, CancellationToken cancellationToken)
     {
+        var transfer = Transfers.Start(download, TransferDirection.Download, name);
         FileNames.Validate(name);
         AccessPolicy.Demand(caller, FileOperation.Read, name);
         var opened = await backend.OpenAsync(name, cancellationToken) ?? throw Failures.NotFound(name);
         try
         {
             preconditions.Check(name, opened.Object);
-            return new OpenedFile(opened, Describe(opened.Object));
+            return new OpenedFile(opened, Describe(opened.Object)) { Transfer = transfer };
         }
         catch
         {
@@ -46,7 +55,8 @@ public sealed partial class FileOperations
         try
         {
             using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-            await using (var bytes = await file.OpenReadAsync(0, file.Version.Size, cancellationToken))
+            // The version's own stream: hashing is not part of the download.
+            await using (var bytes = await file.Opened.OpenReadAsync(0, file.Version.Size, cancellationToken))
             {
                 int read;
                 while ((read = await bytes.ReadAsync(buffer.AsMemory(0, HashBufferSize), cancellationToken)) > 0)

@@ -15,9 +15,13 @@ public sealed partial class FileOperations(
     IStorageBackend backend,
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
+    TransferMetrics transfers,
     ILogger<FileOperations> logger,
     Quotas? quotas = null)
 {
+    /// <summary>Where every transfer is counted: started here, where bytes move.</summary>
+    internal TransferMetrics Transfers => transfers;
+
     // How long a plain upload's quota reservation lives without news (renewed while bytes arrive):
     // what a server that dies in the middle of an upload holds, at most, of a quota shared with others.
     private static readonly TimeSpan UploadHoldLifetime = TimeSpan.FromMinutes(30);
@@ -25,7 +29,7 @@ public sealed partial class FileOperations(
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 
-    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync"/>), if <paramref name="caller"/> may read it.</summary>
+    /// <summary>The current version of <paramref name="name"/> (no digest: see <see cref="OpenAsync(Caller, string, Preconditions, CancellationToken)"/>), if <paramref name="caller"/> may read it.</summary>
     public async ValueTask<FileVersion> StatAsync(Caller caller, string name, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);

@@ -26,14 +26,20 @@ public static class CanonicalPath
     public static string? Resolve(string fullPath)
     {
         var root = Path.GetPathRoot(fullPath);
-        if (string.IsNullOrEmpty(root))
-        {
-            return null;
-        }
+        return string.IsNullOrEmpty(root) ? null : ResolveBelow(root, fullPath[root.Length..]);
+    }
 
+    /// <summary>
+    /// The canonical form of <paramref name="relative"/> under <paramref name="canonicalBase"/>, a folder
+    /// already in canonical form: only the parts of <paramref name="relative"/> are looked at, not the
+    /// base's own (a name under the storage root costs a look at its own segments, not the root's).
+    /// Null as <see cref="Resolve"/>.
+    /// </summary>
+    public static string? ResolveBelow(string canonicalBase, string relative)
+    {
         var pending = new Stack<string>();
-        Push(pending, fullPath[root.Length..]);
-        var current = root;
+        Push(pending, relative);
+        var current = canonicalBase;
         var missing = false;
         var hops = 0;
 
@@ -57,10 +63,11 @@ public static class CanonicalPath
             }
 
             var next = Path.Join(current, segment);
-            var target = missing ? null : LinkTarget(next);
+            var exists = false;
+            var target = missing ? null : LinkTarget(next, out exists);
             if (target is null)
             {
-                missing = missing || !Path.Exists(next);
+                missing = missing || !exists;
                 current = next;
                 continue;
             }
@@ -103,15 +110,20 @@ public static class CanonicalPath
         }
     }
 
-    private static string? LinkTarget(string path)
+    // One lstat(2) tells whether anything is there and whether it is a link; only a link is read.
+    private static string? LinkTarget(string path, out bool exists)
     {
         try
         {
-            return new FileInfo(path).LinkTarget;
+            var info = new FileInfo(path);
+            var attributes = info.Attributes;
+            exists = (int)attributes != -1;
+            return exists && attributes.HasFlag(FileAttributes.ReparsePoint) ? info.LinkTarget : null;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             // Not readable as a link: the OS cannot traverse it either, so it is not followed.
+            exists = Path.Exists(path);
             return null;
         }
     }

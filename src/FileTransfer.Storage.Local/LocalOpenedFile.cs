@@ -78,6 +78,9 @@ internal sealed class LocalOpenedFile : IOpenedObject
     /// </summary>
     private sealed class RangeStream(LocalOpenedFile file, long offset, long count) : ReadOnlyStream
     {
+        /// <summary>The largest read done on the calling thread (Unix): two of the connection memory pool's blocks.</summary>
+        private const int SynchronousReadBytes = 64 * 1024;
+
         private readonly long _end = offset + count;
         private long _position = offset;
 
@@ -87,9 +90,38 @@ internal sealed class LocalOpenedFile : IOpenedObject
             return wanted == 0 ? 0 : Advance(RandomAccess.Read(file._handle, buffer[..wanted], _position));
         }
 
+        // Unix has no asynchronous file reads: .NET runs a "ReadAsync" as pread(2) on a thread-pool
+        // thread, one hop and one wake-up per read, after which every awaiting layer of the request
+        // above it completes asynchronously too (an allocation each). A read of a small buffer
+        // (a REST download fills the connection's 32 KiB blocks; a small file is one read) is done
+        // with pread on this thread, which blocks it exactly as long, without the hop: a small
+        // file's GET then completes without a thread switch. Larger reads (gRPC's 256 KiB blocks)
+        // and every read on Windows (overlapped I/O) stay asynchronous.
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            if (OperatingSystem.IsWindows() || buffer.Length > SynchronousReadBytes)
+            {
+                return ReadOverlappedAsync(buffer, cancellationToken);
+            }
+
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return ValueTask.FromCanceled<int>(cancellationToken);
+            }
+
+            try
+            {
+                return ValueTask.FromResult(Read(buffer.Span));
+            }
+            catch (Exception ex)
+            {
+                return ValueTask.FromException<int>(ex);
+            }
+        }
+
         // Pooled: a download calls this once per block, and most reads complete asynchronously.
         [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        private async ValueTask<int> ReadOverlappedAsync(Memory<byte> buffer, CancellationToken cancellationToken)
         {
             var wanted = Wanted(buffer.Length);
             return wanted == 0 ? 0 : Advance(await RandomAccess.ReadAsync(file._handle, buffer[..wanted], _position, cancellationToken));

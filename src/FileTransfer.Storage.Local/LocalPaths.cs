@@ -35,9 +35,10 @@ internal sealed class LocalPaths(LocalRoot root)
         }
 
         // Following symbolic links must not leave the root either: compare what the OS will open,
-        // or create, since an upload's target may be a dangling link.
-        var canonical = CanonicalPath.Resolve(joined);
-        if (canonical is null || root.CanonicalFullPath is not { } canonicalRoot)
+        // or create, since an upload's target may be a dangling link. The root itself was resolved
+        // once at start; only the name's own segments are looked at on each request.
+        if (root.CanonicalFullPath is not { } canonicalRoot
+            || CanonicalPath.ResolveBelow(canonicalRoot, joined[root.FullPath.Length..]) is not { } canonical)
         {
             rejection = NameRejection.UnresolvableLink;
             return false;

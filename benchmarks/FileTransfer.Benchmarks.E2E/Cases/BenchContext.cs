@@ -84,7 +84,7 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <summary>The HTTP servers by name: ours and both nginx; nginx is null when it could not be started.</summary>
     public IEnumerable<(string Name, ServerUnderTest? Server)> HttpServers => [("ours", Ours), (NginxServer.Plain, Nginx), (NginxServer.Logging, NginxLog)];
 
-    /// <summary>Ours, the baseline copy when there is one, and both nginx: for the large-file cases.</summary>
+    /// <summary>Ours, the baseline copy when there is one, and both nginx: for the large-file and small-file cases.</summary>
     public IEnumerable<(string Name, ServerUnderTest? Server)> DownloadServers =>
         Baseline is null ? HttpServers : [("ours", Ours), (Baseline.Name, Baseline), (NginxServer.Plain, Nginx), (NginxServer.Logging, NginxLog)];
 
@@ -121,10 +121,18 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
         }
     }
 
+    /// <summary>
+    /// Starts another process of ours (<c>ours</c>) or of the baseline (<paramref name="name"/> of
+    /// <see cref="Baseline"/>) with the same settings, beside the running ones; the caller disposes it.
+    /// </summary>
+    public Task<OurServer> StartFreshAsync(string name) => name == "ours"
+        ? OurServer.StartProductAsync("ours", Builds.ServerDll(), OursRoot, Options.ServerEnvironment)
+        : StartOursAsync(name, Options.BaselineServer ?? Builds.ServerDll(), Options.BaselineEnvironment);
+
     /// <summary>What the earlier processes of a restarted server logged, by server name.</summary>
     public Dictionary<string, System.Text.StringBuilder> EarlierLogs { get; } = [];
 
-    private void KeepLog(ServerUnderTest server)
+    public void KeepLog(ServerUnderTest server)
     {
         if (!EarlierLogs.TryGetValue(server.Name, out var log))
         {

@@ -56,7 +56,7 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
             foreach (var count in context.Options.ConcurrentCounts)
             {
                 var label = $"{count} × {BenchContext.Size(file.Size)} downloads";
-                foreach (var (name, server) in context.HttpServers)
+                foreach (var (name, server) in context.DownloadServers)
                 {
                     var rest = new CaseResult(Group, label, name, "REST HTTP/1.1 + HTTP/2", ".NET HttpClient") { Concurrency = count };
                     context.Plan(rest, server, s => async _ =>
@@ -107,7 +107,7 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
         var file = context.Concurrent;
         var count = context.Options.ConcurrentUploads;
         var label = $"{count} × {BenchContext.Size(file.Size)} uploads";
-        foreach (var (name, server) in context.HttpServers)
+        foreach (var (name, server) in context.DownloadServers)
         {
             var rest = new CaseResult(Group, label, name, "REST HTTP/1.1 + HTTP/2", ".NET HttpClient PUT") { Concurrency = count };
             context.Plan(rest, server, s => verify => UploadAllAsync(s, verify, count, file, i => RestUploadAsync(s, i % 2 == 1 ? http2 : http1, file, i)));
@@ -138,11 +138,20 @@ internal sealed class ConcurrencyCases : IBenchmarkCase
 
     private static int Http2ConnectionsFor(int streams) => Math.Max(1, (streams + StreamsPerHttp2Connection - 1) / StreamsPerHttp2Connection);
 
-    /// <summary>The gRPC servers of a level of <paramref name="count"/> transfers: ours, and the Python reference up to <see cref="PythonMaxConcurrent"/>.</summary>
-    private static IEnumerable<(string Name, ServerUnderTest? Server)> GrpcServers(BenchContext context, int count) =>
-        count <= PythonMaxConcurrent
-            ? [("ours", context.Ours), (PythonGrpcServer.ServerName, context.Python)]
-            : [("ours", context.Ours)];
+    /// <summary>The gRPC servers of a level of <paramref name="count"/> transfers: ours (and ours-before), and the Python reference up to <see cref="PythonMaxConcurrent"/>.</summary>
+    private static IEnumerable<(string Name, ServerUnderTest? Server)> GrpcServers(BenchContext context, int count)
+    {
+        yield return ("ours", context.Ours);
+        if (context.Baseline is { } baseline)
+        {
+            yield return (baseline.Name, baseline);
+        }
+
+        if (count <= PythonMaxConcurrent)
+        {
+            yield return (PythonGrpcServer.ServerName, context.Python);
+        }
+    }
 
     /// <summary>Runs <paramref name="count"/> uploads at once (timed alone), checks every stored file in the warm-up, then removes them.</summary>
     private static async Task<Transfer> UploadAllAsync(ServerUnderTest server, bool verify, int count, TestFile file, Func<int, Task> upload)

@@ -81,7 +81,8 @@ internal sealed class NeutralDownloadCase : IBenchmarkCase
         await context.Measurer.RunPlannedAsync();
     }
 
-    private static async Task<Transfer> CurlAsync(BenchContext context, ServerUnderTest server, bool http2, bool verify)
+    /// <summary>One curl GET of the large file (to a file, checked by SHA-256, when <paramref name="verify"/>).</summary>
+    internal static async Task<Transfer> CurlAsync(BenchContext context, ServerUnderTest server, bool http2, bool verify)
     {
         var file = context.Large;
         var output = verify ? Path.Combine(context.WorkDirectory, "received.bin") : "/dev/null";

@@ -105,6 +105,9 @@ internal sealed class Measurer(HarnessOptions options, List<CaseResult> results)
         }
     }
 
+    /// <summary>Adds a row that a case measures itself (a fresh server per run, see MemoryCase) to the report.</summary>
+    public void Record(CaseResult result) => results.Add(result);
+
     public void Skip(CaseResult result, string reason)
     {
         result.Skipped = reason;

@@ -5,7 +5,7 @@ using FileTransfer.Benchmarks.E2E.Reporting;
 namespace FileTransfer.Benchmarks.E2E.Cases;
 
 /// <summary>
-/// Case 5: 1 KiB and 64 KiB GETs, the same flags against ours and both nginx, an API key on every
+/// Case 5: 1 KiB and 64 KiB GETs, the same flags against ours (and ours-before) and both nginx, an API key on every
 /// request. At the highest rate the servers reach (wrk over HTTP/1.1, h2load over h2c): requests per
 /// second, server CPU per request, peak working set. At a fixed rate (<c>--fixed-rate</c>, h2load
 /// <c>--rps</c>, HTTP/1.1 and h2c): p50 and p99 latency.
@@ -35,7 +35,7 @@ internal sealed class SmallFileCases : IBenchmarkCase
         foreach (var file in new[] { context.Small1K, context.Small64K })
         {
             var label = $"GET {BenchContext.Size(file.Size)}";
-            foreach (var (name, server) in context.HttpServers)
+            foreach (var (name, server) in context.DownloadServers)
             {
                 var wrk = new CaseResult(Group, label, name, "HTTP/1.1", WrkClient) { PerRequest = true };
                 context.Plan(wrk, server, s => async verify =>

@@ -38,6 +38,9 @@ internal static class ProcessMemory
         }
     }
 
+    /// <summary>Sum of VmRSS over the processes, in bytes.</summary>
+    public static long CurrentBytes(IEnumerable<int> pids) => pids.Sum(pid => StatusKilobytes(pid, "VmRSS:") * 1024);
+
     /// <summary>Sum of VmHWM over the processes, in bytes.</summary>
     public static long PeakBytes(IEnumerable<int> pids) => pids.Sum(pid => StatusKilobytes(pid, "VmHWM:") * 1024);
 

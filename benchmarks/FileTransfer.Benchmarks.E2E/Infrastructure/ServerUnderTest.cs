@@ -55,6 +55,9 @@ internal abstract class ServerUnderTest : IAsyncDisposable
 
     public void ResetPeak() => ProcessMemory.ResetPeak(ProcessMemory.Tree(Process.Id));
 
+    /// <summary>The resident set of the server's processes now (VmRSS).</summary>
+    public long WorkingSetBytes() => ProcessMemory.CurrentBytes(ProcessMemory.Tree(Process.Id));
+
     /// <summary>What the server logged, for the report's logs/ folder.</summary>
     public virtual string Log() => "";
 

@@ -39,7 +39,7 @@ internal static class MarkdownReport
         text.AppendLine("## Summary of the targets");
         text.AppendLine();
         var judged = goals.Where(g => g.Met || g.Missed).ToList();
-        text.AppendLine(Invariant, $"{goals.Count(g => g.Met)} met, {goals.Count(g => g.Missed)} missed, {goals.Count - judged.Count} not judged, of the {goals.Count} lines of issue 21's goals (table below).");
+        text.AppendLine(Invariant, $"{goals.Count(g => g.Met)} met, {goals.Count(g => g.Missed)} missed, {goals.Count - judged.Count} not judged, of the {goals.Count} lines of {Targets.Issue}'s goals (table below).");
         foreach (var goal in goals.Where(g => !g.Met))
         {
             text.AppendLine(Invariant, $"- {(goal.Missed ? "missed" : goal.Verdict)}: {goal.Label}: {goal.Measured} (target {goal.Target})");
@@ -48,7 +48,7 @@ internal static class MarkdownReport
         WriteRun(text, input);
         WriteServers(text, input);
         text.AppendLine();
-        text.AppendLine("## Targets (issue 21's goals, as the issue states them)");
+        text.AppendLine(Invariant, $"## Targets ({Targets.Issue}'s goals, as the issue states them)");
         text.AppendLine();
         text.AppendLine("A ratio is taken round by round: run *i* of one row over run *i* of the other, which the round-robin");
         text.AppendLine("measured next to each other. Each cell: median (min–max) over the rounds. A target is **met only when");

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Core;
 
-/// <summary>The per-transfer log line, one definition for both protocols.</summary>
+/// <summary>The per-transfer log line, one definition for every protocol.</summary>
 public static partial class TransferLog
 {
     public const int CompletedEventId = 100;
@@ -16,7 +16,7 @@ public static partial class TransferLog
     private static partial void Log(
         ILogger logger, string direction, string name, string protocol, string httpProtocol, long bytes, long durationMs, string outcome, string status, string reason);
 
-    public static void Completed(ILogger logger, TransferMetrics.Transfer transfer, string name, string httpProtocol, string outcome, string status, ErrorReason? reason)
+    public static void Completed(ILogger logger, TransferMetrics.Transfer transfer, string httpProtocol, string outcome, string status, ErrorReason? reason)
     {
         // Refused before any work (no key, no scope, a rate limit): counted by the host
         // (filetransfer.requests_refused), never a line each, or a flood of refusals floods the log.
@@ -25,6 +25,6 @@ public static partial class TransferLog
             return;
         }
 
-        Log(logger, transfer.Direction, name, transfer.Protocol, httpProtocol, transfer.Bytes, (long)transfer.Elapsed.TotalMilliseconds, outcome, status, reason is { } r ? " " + r.Code() : "");
+        Log(logger, transfer.Direction, transfer.Name, transfer.Protocol, httpProtocol, transfer.Bytes, (long)transfer.Elapsed.TotalMilliseconds, outcome, status, reason is { } r ? " " + r.Code() : "");
     }
 }

@@ -5,9 +5,10 @@ namespace FileTransfer.Core;
 
 /// <summary>
 /// The transfer instruments (System.Diagnostics.Metrics), one meter per host from
-/// <see cref="IMeterFactory"/>. Tags: <c>protocol</c> (rest, grpc), <c>direction</c>
+/// <see cref="IMeterFactory"/>. Tags: <c>protocol</c> (<see cref="TransferProtocols"/>), <c>direction</c>
 /// (download, upload), <c>outcome</c> (see <see cref="TransferOutcome"/>). File names are never
-/// tags: they would make a series per file.
+/// tags: they would make a series per file. Transfers are started by the core where bytes move
+/// (<see cref="TransferOrigin"/>), never guessed from a request's path or message type.
 /// </summary>
 public sealed class TransferMetrics
 {
@@ -27,12 +28,23 @@ public sealed class TransferMetrics
         _completed = meter.CreateCounter<long>("filetransfer.transfers_completed", "{transfer}", "Transfers finished, by outcome.");
     }
 
-    /// <summary>Starts counting one transfer; dispose-free: call <see cref="Transfer.Complete"/> exactly once.</summary>
-    public Transfer Start(string protocol, string direction)
+    /// <summary>
+    /// Starts counting one transfer of <paramref name="name"/> for <paramref name="origin"/>, which
+    /// completes it (<see cref="Transfer.Complete"/>) exactly once; null without an origin (nothing is counted).
+    /// </summary>
+    internal Transfer? Start(TransferOrigin? origin, string direction, string name)
     {
+        if (origin is null)
+        {
+            return null;
+        }
+
+        var protocol = origin.Protocol;
         var tags = new TagList { { "protocol", protocol }, { "direction", direction } };
         _active.Add(1, tags);
-        return new Transfer(this, protocol, direction, tags);
+        var transfer = new Transfer(this, protocol, direction, tags) { Name = name };
+        origin.Started(transfer);
+        return transfer;
     }
 
     /// <summary>One transfer: its byte count so far and how long it has been running.</summary>
@@ -46,6 +58,9 @@ public sealed class TransferMetrics
 
         public string Direction => direction;
 
+        /// <summary>The file's name (for the log line, never a tag); empty until known (an append to a session not found).</summary>
+        public string Name { get; internal set; } = "";
+
         public long Bytes => Interlocked.Read(ref _bytes);
 
         public TimeSpan Elapsed => Stopwatch.GetElapsedTime(_startedAt);
@@ -58,6 +73,7 @@ public sealed class TransferMetrics
             counter.Add(bytes, _protocolTag);
         }
 
+        /// <summary>Ends the transfer with <paramref name="outcome"/>; its origin calls it once, when the protocol has answered.</summary>
         public void Complete(string outcome)
         {
             metrics._active.Add(-1, tags);

@@ -24,13 +24,22 @@ public sealed class OpenedFile : IAsyncDisposable
 
     internal IOpenedObject Opened { get; }
 
-    /// <inheritdoc cref="IOpenedObject.OpenReadAsync"/>
-    public ValueTask<Stream> OpenReadAsync(long offset, long count, CancellationToken cancellationToken) =>
-        Opened.OpenReadAsync(offset, count, cancellationToken);
+    /// <summary>The download this version was opened for, counted as its bytes are read; null when it is not one (HEAD, file info).</summary>
+    internal TransferMetrics.Transfer? Transfer { get; init; }
+
+    /// <summary>
+    /// <inheritdoc cref="IOpenedObject.OpenReadAsync" path="/summary"/> The bytes read through it are
+    /// the download's: counted for its transfer as they are read.
+    /// </summary>
+    public async ValueTask<Stream> OpenReadAsync(long offset, long count, CancellationToken cancellationToken)
+    {
+        var bytes = await Opened.OpenReadAsync(offset, count, cancellationToken);
+        return Transfer is { } transfer ? new CountedReadStream(bytes, transfer) : bytes;
+    }
 
     /// <inheritdoc cref="OpenReadAsync(long, long, CancellationToken)"/>
     public ValueTask<Stream> OpenReadAsync(ReadRange range, CancellationToken cancellationToken) =>
-        Opened.OpenReadAsync(range.Offset, range.Length, cancellationToken);
+        OpenReadAsync(range.Offset, range.Length, cancellationToken);
 
     public ValueTask DisposeAsync() => Opened.DisposeAsync();
 }

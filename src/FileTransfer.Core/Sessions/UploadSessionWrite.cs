@@ -21,6 +21,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
     private readonly QuotaHold? _hold;
+    private readonly TransferMetrics.Transfer? _transfer;
     private readonly TaskCompletionSource _over = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly CancellationToken _request;
     private bool _disposing;
@@ -29,9 +30,10 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, QuotaHold? hold, CancellationToken request)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, QuotaHold? hold, TransferMetrics.Transfer? transfer, CancellationToken request)
     {
         _hold = hold;
+        _transfer = transfer;
         _request = request;
         _sessions = sessions;
         _lease = lease;
@@ -88,6 +90,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
         }
 
         _checksum?.Append(bytes.Span);
+        _transfer?.Add(bytes.Length);
         await _blocks.AppendAsync(bytes, cancellationToken);
 
         // Bounds what a server that dies mid-request loses. Not with a checksum: nothing may be kept

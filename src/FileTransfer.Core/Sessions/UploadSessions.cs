@@ -151,8 +151,16 @@ public sealed partial class UploadSessions
     /// </summary>
     public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
     {
+        // A transfer from the start (a refused append counts as one too), named once the session is known.
+        var transfer = Files.Transfers.Start(request.Origin, TransferDirection.Upload, "");
+
         // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
         var found = await FindAsync(request.Id, request.Caller, SessionUse.Write, cancellationToken);
+        if (transfer is not null)
+        {
+            transfer.Name = found.Name;
+        }
+
         if (IsExpired(found))
         {
             throw Failures.UploadExpired(found.ExpiresAt);
@@ -179,7 +187,7 @@ public sealed partial class UploadSessions
                 await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
             }
 
-            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold, cancellationToken);
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold, transfer, cancellationToken);
             _writers[session.Id] = write;
             return write;
         }
@@ -369,4 +377,7 @@ public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
 
     /// <summary>A checksum of this request's bytes; they are kept only when it matches.</summary>
     public RequestChecksum? Checksum { get; init; }
+
+    /// <summary>The protocol request the bytes arrive on: the append is counted as its transfer. Null: not counted.</summary>
+    public TransferOrigin? Origin { get; init; }
 }

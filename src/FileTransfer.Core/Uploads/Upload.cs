@@ -18,10 +18,12 @@ public sealed class Upload : IAsyncDisposable, IBlockSink
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly long _maxBytes;
     private readonly BlockWriter _blocks;
+    private readonly TransferMetrics.Transfer? _transfer;
     private byte[]? _sha256;
 
-    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes, QuotaHold? hold = null)
+    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes, TransferMetrics.Transfer? transfer, QuotaHold? hold = null)
     {
+        _transfer = transfer;
         Request = request;
         Staged = staged;
         _maxBytes = maxBytes;
@@ -68,6 +70,7 @@ public sealed class Upload : IAsyncDisposable, IBlockSink
         }
 
         Length += bytes.Length;
+        _transfer?.Add(bytes.Length);
         await _blocks.AppendAsync(bytes, cancellationToken);
     }
 

@@ -8,7 +8,7 @@ namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
 /// Registration of the metrics (OpenTelemetry with its Prometheus exporter at <c>GET /metrics</c>),
-/// the gRPC call durations and the per-transfer log line.
+/// the gRPC call durations, the per-transfer log line and the batched console logger.
 /// </summary>
 internal static class DiagnosticsExtensions
 {
@@ -52,18 +52,19 @@ internal static class DiagnosticsExtensions
                 metrics.AddPrometheusExporter(ConfigureExporter);
             });
         services.AddSingleton<RpcServerMetrics>();
+        services.AddSingleton<TransferOrigins>();
+        services.AddBatchedConsoleLogging();
         return services;
     }
 
     /// <summary>
-    /// Observes REST transfers and gRPC calls and maps <c>GET /metrics</c>; place it inside error
-    /// handling, so that it sees final status codes, and outside authentication and rate limiting,
-    /// so that the calls those refuse are measured too.
+    /// Times gRPC calls and maps <c>GET /metrics</c>; place it inside error handling, so that it sees
+    /// final status codes, and outside authentication and rate limiting, so that the calls those
+    /// refuse are measured too. Transfers are counted by the core, where their bytes move (<see cref="TransferOrigins"/>).
     /// </summary>
     public static WebApplication UseTransferDiagnostics(this WebApplication app)
     {
         app.UseMiddleware<GrpcCallObserver>();
-        app.UseMiddleware<RestTransferObserver>();
 
         // The exporter's own middleware behind an ordinary GET endpoint: the OpenAPI document
         // describes it, and it answers GET only.

@@ -59,17 +59,25 @@ internal sealed partial class CoreErrorInterceptor(ILogger<CoreErrorInterceptor>
         switch (exception)
         {
             case FileTransferException refused:
-                return GrpcErrors.From(refused);
+                return Refused(context, refused);
             case StorageReadException failed:
-                return GrpcErrors.From(failed.ToRefusal());
+                return Refused(context, failed.ToRefusal());
             case RpcException:
                 return null;
             case OperationCanceledException or IOException when context.CancellationToken.IsCancellationRequested:
                 return null;
             default:
                 LogUnexpected(logger, context.Method, exception);
+                HttpErrors.Remember(context.GetHttpContext(), ErrorReason.InternalError);
                 return GrpcErrors.Create(ErrorReason.InternalError, ProblemExceptionHandler.InternalErrorDetail);
         }
+    }
+
+    // The reason is also remembered on the call, as REST's refusals are, for its transfers' outcome and log line.
+    private static RpcException Refused(ServerCallContext context, FileTransferException refused)
+    {
+        HttpErrors.Remember(context.GetHttpContext(), refused.Reason);
+        return GrpcErrors.From(refused);
     }
 
     [LoggerMessage(EventId = 280, Level = LogLevel.Error, Message = "{Method} failed with an exception the server did not foresee; answered UNKNOWN with the reason INTERNAL_ERROR")]

@@ -1,5 +1,6 @@
 using FileTransfer.Core;
 using FileTransfer.Protos.V1;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Security;
 using Grpc.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -21,6 +22,7 @@ internal sealed partial class FileGrpcService(
     Quotas quotas,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
+    TransferOrigins transfers,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase
 {
     [Operation(FileOperation.Read)]
@@ -33,13 +35,16 @@ internal sealed partial class FileGrpcService(
         }
 
         // Opened once: the metadata, its digest and every chunk come from this version, whatever replaces the name meanwhile.
-        await using var file = await files.OpenAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), cancellationToken);
+        await using var file = await files.OpenAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), Origin(context), cancellationToken);
         var range = ReadRange.FromOffset(request.Offset, request.Limit, file.Version.Size);
         var sha256 = await files.DigestAsync(file, cancellationToken);
         await responseStream.WriteAsync(new DownloadFileResponse { Metadata = ProtoFiles.Metadata(file.Version, sha256) }, cancellationToken);
         await using var bytes = await file.OpenReadAsync(range, cancellationToken);
         await FileChunks.SendAsync(bytes, range.Length, options.Value.ChunkSizeBytes, responseStream, cancellationToken);
     }
+
+    /// <summary>The call as the origin of the transfers it asks the core for.</summary>
+    private TransferOrigin Origin(ServerCallContext context) => transfers.For(context.GetHttpContext(), TransferProtocols.Grpc);
 
     [Operation(FileOperation.Read)]
     public override async Task<FileMetadata> GetFileInfo(GetFileInfoRequest request, ServerCallContext context)

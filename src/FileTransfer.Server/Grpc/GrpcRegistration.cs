@@ -1,5 +1,4 @@
 using FileTransfer.Protos.V1;
-using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Security;
 using Google.Protobuf;
 
@@ -26,7 +25,6 @@ internal static class GrpcRegistration
             .ValidateOnStart();
         services.AddSingleton<MalformedMessageInterceptor>();
         services.AddSingleton<CoreErrorInterceptor>();
-        services.AddSingleton<GrpcTransferObserver>();
         // Unknown services fall through to routing (HTTP 404, which gRPC clients report as
         // UNIMPLEMENTED) instead of catch-all "{service}/{method}" routes, which would match every
         // two-segment POST and turn REST's 405 and 415 answers into 404.
@@ -34,12 +32,9 @@ internal static class GrpcRegistration
             .AddServiceOptions<FileGrpcService>(options =>
             {
                 options.MaxReceiveMessageSize = MaxReceiveMessageBytes;
-                // Outermost first: a message that did not parse is refused before anything else runs;
-                // the observer, inside the error interceptor, sees the core's own refusal (its reason),
-                // which the error interceptor then turns into the status.
+                // Outermost first: a message that did not parse is refused before anything else runs.
                 options.Interceptors.Add<MalformedMessageInterceptor>();
                 options.Interceptors.Add<CoreErrorInterceptor>();
-                options.Interceptors.Add<GrpcTransferObserver>();
             });
         services.AddGrpcReflection();
         // Run on each Check call; the overall status ("") is readiness (Hosting maps it).

@@ -2,6 +2,7 @@ using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
 using FileTransfer.Server.Protocol;
+using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Web;
@@ -33,15 +34,12 @@ public static class FileTransferEndpointRouteBuilderExtensions
         app.UseFileTransferSecurity();
 
         app.MapControllers().RequireOperationScopes();
+        app.MapFileDownloads();
         app.MapFileTransferGrpc();
         app.MapFileTransferHealth();
         app.MapRuntimeEndpoint();
         app.MapOpenApi();
-        app.UseSwaggerUI(options =>
-        {
-            options.SwaggerEndpoint("/openapi/v1.json", "FileTransfer v1");
-            options.DocumentTitle = "FileTransfer API";
-        });
+        app.UseSwaggerUiPage();
 
         // Last: what no middleware answered and routing found nothing (or only its 405) for.
         app.UseUnmatchedRequests();

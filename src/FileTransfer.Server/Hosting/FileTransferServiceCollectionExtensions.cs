@@ -47,6 +47,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<RefusedRequests>();
         builder.AddFileTransferSecurity();
         services.AddFileTransferCors();
+        services.RemoveUnusedStartupWork();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }

@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
@@ -19,7 +20,7 @@ namespace FileTransfer.Server.Rest;
 [ApiController]
 [ApiExplorerSettings(IgnoreApi = true)]
 [UploadProtocol(UploadProtocol.Draft)]
-internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<DraftUploadOptions> options, IOptions<StorageOptions> storage) : ControllerBase
+internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<DraftUploadOptions> options, IOptions<StorageOptions> storage, TransferOrigins transfers) : ControllerBase
 {
     // A creation names its file: "POST api/files" without one is a form, or refused by the plain upload.
     private const string FileRoute = Routes.Files + "/{**path:minlength(1)}";
@@ -55,7 +56,7 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         Response.Headers.Location = SessionUploads.Location(request, session.Id);
         DraftProtocol.WriteLimits(Response, session.MaxBytes, sessions.TimeLeft(session));
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Draft));
         return Answer(Response, outcome, version, StatusCodes.Status201Created);
     }
 
@@ -98,7 +99,7 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
             Length = DraftProtocol.Length(request, offset, complete),
             Checksum = ContentChecksum(HttpContext),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Draft));
         return Answer(Response, outcome, version, StatusCodes.Status204NoContent);
     }
 

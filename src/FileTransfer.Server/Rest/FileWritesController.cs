@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Authorization;
@@ -10,7 +11,7 @@ namespace FileTransfer.Server.Rest;
 /// <summary>Stores and deletes single files; the body is the file, streamed straight to disk.</summary>
 [ApiController]
 [Route(Routes.Files)]
-internal sealed class FileWritesController(FileOperations files, UploadSessions sessions, IOptions<StorageOptions> options) : ControllerBase
+internal sealed class FileWritesController(FileOperations files, UploadSessions sessions, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
 {
     /// <summary>
     /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>,
@@ -48,7 +49,7 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
         // for it (UploadProtocolPolicy); this operation describes both in the OpenAPI document.
 
         var aborted = HttpContext.RequestAborted;
-        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers), aborted);
+        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers, transfers.For(HttpContext, TransferProtocols.Rest)), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
         await upload.CopyFromAsync(Request.Body, aborted);
         return RestUploads.Stored(Response, await files.CommitAsync(upload, aborted));

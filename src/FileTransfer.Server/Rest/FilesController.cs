@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace FileTransfer.Server.Rest;
 
-/// <summary>Files under the storage root over HTTP/1.1 and HTTP/2.</summary>
+/// <summary>The listing of the files under the storage root (their GET and HEAD: <see cref="FileDownloads"/>).</summary>
 [ApiController]
 [Route(Routes.Files)]
 internal sealed class FilesController(FileOperations files) : ControllerBase
@@ -33,51 +33,5 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
         }
 
         return Ok(page.Files.Select(FileDescription.From));
-    }
-
-    /// <summary>
-    /// Downloads a file: one version, opened once, whose headers and bytes agree even while the name
-    /// is being replaced. Carries <c>Repr-Digest: sha-256=:base64:</c> (RFC 9530). Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
-    /// <c>If-None-Match</c>/<c>If-Modified-Since</c> (304) and <c>If-Match</c>/<c>If-Unmodified-Since</c> (412).
-    /// On an object store with <c>Storage:S3:RedirectDownloads</c>, a GET that would send bytes answers
-    /// <c>307</c> with a presigned URL of the store instead (after the same authorization and conditions),
-    /// unless it carries a condition the store does not decide right (<c>If-Range</c>, a list of ETags).
-    /// </summary>
-    /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
-    [HttpGet("{**path}")]
-    [HttpHead("{**path}")]
-    [Operation(FileOperation.Read)]
-    [Produces(MediaTypeNames.Application.Octet)]
-    [ProducesResponseType<FileStreamResult>(StatusCodes.Status200OK, MediaTypeNames.Application.Octet)]
-    [ProducesResponseType<FileStreamResult>(StatusCodes.Status206PartialContent, MediaTypeNames.Application.Octet)]
-    [ProducesResponseType(StatusCodes.Status304NotModified)]
-    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
-    [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
-    [ProducesResponseType(StatusCodes.Status412PreconditionFailed)]
-    [ProducesResponseType(StatusCodes.Status416RangeNotSatisfiable)]
-    public async Task<IActionResult> Download(string path)
-    {
-        var aborted = HttpContext.RequestAborted;
-        var file = await files.OpenAsync(Callers.Of(HttpContext), path, Preconditions.None, aborted);
-        Response.RegisterForDisposeAsync(file);
-        DownloadHeaders.Apply(Response.Headers, file.Version);
-
-        // The store sends a redirected GET's bytes: a digest the backend does not know yet is not
-        // worth reading the whole file here (a 304 or 412 still carries a known one). Not when the
-        // store would decide the request's conditions wrongly (If-Range: RGW ignores it): then this
-        // server answers from the version it opened, as without redirects.
-        var redirect = HttpMethods.IsGet(Request.Method) && files.RedirectsDownload(ForwardedConditionHeaders.Of(Request.Headers));
-
-        // RFC 9530 3: the digest of the whole representation, also on 206, so that a client
-        // reassembling ranges can verify the result; from the same open as the bytes.
-        if (!redirect || file.Sha256 is not null)
-        {
-            Response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(await files.DigestAsync(file, aborted));
-        }
-
-        // PhysicalFileResult's semantics (RFC 9110 13 conditional requests, 14 ranges) decide the
-        // answer, once a Range header field that must be ignored is out of their way.
-        IgnoredRanges.Apply(Request);
-        return new OpenedFileResult(file) { Redirect = redirect };
     }
 }

@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
@@ -17,7 +18,7 @@ namespace FileTransfer.Server.Rest;
 /// </summary>
 [ApiController]
 [Route(Routes.Files)]
-internal sealed class MultipartUploadsController(FileOperations files, IOptions<StorageOptions> options) : ControllerBase
+internal sealed class MultipartUploadsController(FileOperations files, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
 {
     // RFC 2046 5.1.1: a boundary is at most 70 characters.
     private const int MaxBoundaryLength = 70;
@@ -59,6 +60,9 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
         var reader = new MultipartReader(boundary, body);
         var staged = new List<Upload>();
         var aborted = HttpContext.RequestAborted;
+
+        // Each file of the form is a transfer of its own, all ended with the request's answer.
+        var origin = transfers.For(HttpContext, TransferProtocols.Rest);
         try
         {
             for (var section = await reader.ReadNextSectionAsync(aborted); section is not null; section = await reader.ReadNextSectionAsync(aborted))
@@ -85,7 +89,7 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
                     return this.Problem(ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
                 }
 
-                var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? []), aborted);
+                var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? [], origin), aborted);
                 staged.Add(upload);
                 await upload.CopyFromAsync(section.Body, aborted);
 

@@ -9,8 +9,8 @@ namespace FileTransfer.Server.Rest;
 /// own SendFileAsync reads the file into a 16 KiB buffer and writes that to the response stream,
 /// which copies it again into the connection's pipe and flushes every 16 KiB. This reads from the
 /// version straight into the pipe's own memory and flushes once per chunk
-/// (<see cref="TransferTuningOptions.SendFileChunkBytes"/>, larger on HTTP/2), reporting each flushed
-/// chunk to the request's transfer metrics. With <see cref="TransferTuningOptions.UsePipeSendFile"/>
+/// (<see cref="TransferTuningOptions.SendFileChunkBytes"/>, larger on HTTP/2); the core counts the
+/// bytes for the transfer metrics as they are read from the version. With <see cref="TransferTuningOptions.UsePipeSendFile"/>
 /// off it copies through the response stream in 16 KiB pieces instead, as Kestrel's fallback does.
 /// </summary>
 internal static class OpenedFileSender
@@ -66,7 +66,6 @@ internal static class OpenedFileSender
             }
 
             var flushed = await writer.FlushAsync(cancellationToken);
-            TransferFeature.Add(context, unflushed);
             if (flushed.IsCanceled)
             {
                 throw new OperationCanceledException(cancellationToken);
@@ -75,6 +74,7 @@ internal static class OpenedFileSender
             if (flushed.IsCompleted)
             {
                 // The client went away; Kestrel aborts the connection, nothing more to send.
+                RequestTransfers.ClientLeft(context);
                 return;
             }
         }
@@ -89,7 +89,6 @@ internal static class OpenedFileSender
             while ((read = await source.ReadAsync(buffer.AsMemory(0, StreamCopyBytes), cancellationToken)) > 0)
             {
                 await context.Response.Body.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
-                TransferFeature.Add(context, read);
             }
         }
         finally

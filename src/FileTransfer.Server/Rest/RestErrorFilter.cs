@@ -1,3 +1,4 @@
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Filters;
@@ -5,7 +6,7 @@ using Microsoft.AspNetCore.Mvc.Filters;
 namespace FileTransfer.Server.Rest;
 
 /// <summary>
-/// Turns what a REST action throws into its answer, so that actions call the core without a
+/// Turns what a REST endpoint throws into its answer, so that actions call the core without a
 /// try/catch each and no mapping is written twice (the gRPC twin is the error interceptor): a core
 /// refusal, or Kestrel's own refusal while a body streams (too large, too slow, cut short), becomes
 /// its problem (<see cref="ExceptionRefusals"/>, <see cref="ProblemWriter"/>), and a client that went
@@ -15,20 +16,28 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
 {
     public void OnException(ExceptionContext context)
     {
-        var http = context.HttpContext;
-        if (ExceptionRefusals.Of(context.Exception) is { } refused)
-        {
-            context.Result = HttpErrors.Result(http, refused);
-        }
-        else if (ExceptionRefusals.IsClientAbort(context.Exception, http))
-        {
-            context.Result = Aborted(http);
-        }
-
+        context.Result = AnswerTo(context.Exception, context.HttpContext, logger);
         context.ExceptionHandled = context.Result is not null;
     }
 
-    private EmptyResult Aborted(HttpContext context)
+    /// <summary>The answer to <paramref name="exception"/> thrown by a REST endpoint, or null for the exception handler (500).</summary>
+    public static IActionResult? AnswerTo(Exception exception, HttpContext http, ILogger logger)
+    {
+        if (http.RequestAborted.IsCancellationRequested)
+        {
+            // Whatever the answer, the client is gone: its transfer ended aborted.
+            RequestTransfers.ClientLeft(http);
+        }
+
+        if (ExceptionRefusals.Of(exception) is { } refused)
+        {
+            return HttpErrors.Result(http, refused);
+        }
+
+        return ExceptionRefusals.IsClientAbort(exception, http) ? Aborted(http, logger) : null;
+    }
+
+    private static EmptyResult Aborted(HttpContext context, ILogger logger)
     {
         LogAborted(logger, context.Request.Method, context.Request.Path);
         return new EmptyResult();

@@ -18,13 +18,14 @@ internal static class RestUploads
     /// cover exactly these bytes: the request's for a raw body, a part's own for a multipart part
     /// (RFC 9530 3: a request's digest covers the whole multipart body, not each part).
     /// </summary>
-    public static UploadRequest Describe(HttpRequest request, string name, long? declaredLength, IDictionary<string, StringValues> digestHeaders)
+    public static UploadRequest Describe(HttpRequest request, string name, long? declaredLength, IDictionary<string, StringValues> digestHeaders, TransferOrigin origin)
     {
         return new UploadRequest(name)
         {
             DeclaredLength = declaredLength,
             ExpectedSha256 = ExpectedSha256(request.HttpContext, digestHeaders),
             Preconditions = PreconditionsOf(request),
+            Origin = origin,
         };
     }
 

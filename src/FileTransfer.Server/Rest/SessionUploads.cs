@@ -45,12 +45,15 @@ internal static class SessionUploads
         }
     }
 
-    /// <summary>Appends the request body to the session and ends the request's bytes with <paramref name="end"/>.</summary>
-    public static async Task<UploadSessionOutcome> AppendAsync(HttpContext context, UploadSessions sessions, UploadWriteRequest request, UploadEnd end, long maxBodyBytes)
+    /// <summary>
+    /// Appends the request body to the session and ends the request's bytes with <paramref name="end"/>;
+    /// the append is counted as a transfer of <paramref name="origin"/>'s protocol (tus or the draft).
+    /// </summary>
+    public static async Task<UploadSessionOutcome> AppendAsync(HttpContext context, UploadSessions sessions, UploadWriteRequest request, UploadEnd end, long maxBodyBytes, TransferOrigin origin)
     {
         var aborted = context.RequestAborted;
         RestUploads.AllowBodyOf(context, maxBodyBytes);
-        await using var write = await sessions.BeginWriteAsync(request, aborted);
+        await using var write = await sessions.BeginWriteAsync(request with { Origin = origin }, aborted);
 
         // Cancelled by another request (DELETE): end this one now (the draft's Upload Cancellation).
         using var stop = write.Stopped.Register(context.Abort);

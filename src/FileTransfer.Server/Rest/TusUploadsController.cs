@@ -1,5 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Authorization;
@@ -26,7 +27,7 @@ namespace FileTransfer.Server.Rest;
 [Route(Routes.Uploads)]
 [Tags("UploadSessions")]
 [UploadProtocol(UploadProtocol.Tus)]
-internal sealed class TusUploadsController(UploadSessions sessions, IOptions<StorageOptions> storage) : ControllerBase
+internal sealed class TusUploadsController(UploadSessions sessions, IOptions<StorageOptions> storage, TransferOrigins transfers) : ControllerBase
 {
     /// <summary>
     /// tus discovery: <c>Tus-Version</c>, <c>Tus-Extension</c> (creation, creation-with-upload,
@@ -90,7 +91,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
         {
-            var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
+            var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Tus));
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
             SessionUploads.WriteCompleted(response, session);
@@ -171,7 +172,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
             Length = TusProtocol.Length(request),
             Checksum = TusProtocol.Checksum(request),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Tus));
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
         TusProtocol.WriteExpiry(response, outcome.Session);
         SessionUploads.WriteCompleted(response, outcome.Session);

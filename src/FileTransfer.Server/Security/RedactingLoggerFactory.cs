@@ -62,41 +62,66 @@ internal sealed class RedactingLoggerFactory : ILoggerFactory
                 return;
             }
 
-            var message = formatter(state, exception);
-            var redactedMessage = CredentialRedaction.Redact(message);
+            // The values and the exception are redacted now: structured providers read them at once.
+            // The text of a state that cannot change (FrozenLogState) is formatted and redacted only
+            // when a provider formats it, once for all of them: on the console writer's thread, not
+            // the request's (a line per transfer). Any other state's text is taken now.
             var fields = state as IReadOnlyList<KeyValuePair<string, object?>>;
-            var redactedFields = RedactedState.Fields(fields);
+            var redactedFields = RedactedState.Fields(fields) ?? [];
             var redactedException = RedactedException.From(exception);
-            if (ReferenceEquals(message, redactedMessage) && ReferenceEquals(fields, redactedFields) && ReferenceEquals(exception, redactedException))
-            {
-                // The same state for structured providers, but the message formatted above: formatting
-                // it again in every provider would double the cost of each line (e.g. the per-request
-                // transfer line, benchmarks/RESULTS.md run T5).
-                inner.Log(logLevel, eventId, state, exception, (_, _) => message);
-                return;
-            }
-
-            inner.Log(logLevel, eventId, new RedactedState(redactedMessage, redactedFields ?? []), redactedException, static (s, _) => s.Message);
+            IReadOnlyList<KeyValuePair<string, object?>> redacted = FrozenLogState.Is(state)
+                ? new RedactedState<TState>(state, exception, formatter, redactedFields)
+                : new RedactedState<TState>(CredentialRedaction.Redact(formatter(state, exception)), [.. redactedFields]);
+            inner.Log(logLevel, eventId, redacted, redactedException, static (s, _) => s.ToString() ?? "");
         }
     }
 }
 
-/// <summary>A log state, or scope, with its text and values redacted.</summary>
-internal sealed class RedactedState(string message, IReadOnlyList<KeyValuePair<string, object?>> fields)
-    : IReadOnlyList<KeyValuePair<string, object?>>
+/// <summary>
+/// A log state with its values redacted and its text redacted: the same values for structured
+/// providers, the same text (<see cref="Message"/>, <see cref="ToString"/>) for every provider that
+/// formats, computed once, when first read (a frozen state) or at the call (any other).
+/// </summary>
+internal sealed class RedactedState<TState> : IReadOnlyList<KeyValuePair<string, object?>>, IFrozenLogState
 {
-    public string Message => message;
+    private readonly TState _state = default!;
+    private readonly Exception? _exception;
+    private readonly Func<TState, Exception?, string>? _formatter;
+    private readonly IReadOnlyList<KeyValuePair<string, object?>> _fields;
+    private string? _message;
 
-    public int Count => fields.Count;
+    /// <summary>A state that cannot change: its text is formatted when first read.</summary>
+    public RedactedState(TState state, Exception? exception, Func<TState, Exception?, string> formatter, IReadOnlyList<KeyValuePair<string, object?>> fields)
+    {
+        _state = state;
+        _exception = exception;
+        _formatter = formatter;
+        _fields = fields;
+    }
 
-    public KeyValuePair<string, object?> this[int index] => fields[index];
+    /// <summary>A state whose text and values were taken at the call.</summary>
+    public RedactedState(string message, IReadOnlyList<KeyValuePair<string, object?>> fields)
+    {
+        _message = message;
+        _fields = fields;
+    }
 
-    public IEnumerator<KeyValuePair<string, object?>> GetEnumerator() => fields.GetEnumerator();
+    public string Message => _message ??= CredentialRedaction.Redact(_formatter!(_state, _exception));
+
+    public int Count => _fields.Count;
+
+    public KeyValuePair<string, object?> this[int index] => _fields[index];
+
+    public IEnumerator<KeyValuePair<string, object?>> GetEnumerator() => _fields.GetEnumerator();
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    public override string ToString() => message;
+    public override string ToString() => Message;
+}
 
+/// <summary>How log values and scopes are redacted.</summary>
+internal static class RedactedState
+{
     /// <summary><paramref name="fields"/> with each value redacted, or the same instance when none needed it.</summary>
     public static IReadOnlyList<KeyValuePair<string, object?>>? Fields(IReadOnlyList<KeyValuePair<string, object?>>? fields)
     {

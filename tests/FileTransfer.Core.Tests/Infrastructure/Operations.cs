@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
@@ -7,7 +8,7 @@ namespace FileTransfer.Core.Tests.Infrastructure;
 internal static class Operations
 {
     public static FileOperations Over(IStorageBackend backend, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024, Quotas? quotas = null) =>
-        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), NullLogger<FileOperations>.Instance, quotas);
+        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), new TransferMetrics(new OwnMeters()), NullLogger<FileOperations>.Instance, quotas);
 
     /// <summary>Begins an upload, appends <paramref name="bytes"/> in pieces of <paramref name="pieceSize"/>, commits and disposes it.</summary>
     public static async Task<UploadResult> UploadAsync(this FileOperations files, UploadRequest request, byte[] bytes, int pieceSize = 7919)
@@ -20,6 +21,16 @@ internal static class Operations
         }
 
         return await files.CommitAsync(upload, token);
+    }
+
+    /// <summary>Meters of their own, as the host's factory makes them (nothing listens in these tests).</summary>
+    private sealed class OwnMeters : IMeterFactory
+    {
+        public Meter Create(MeterOptions options) => new(options);
+
+        public void Dispose()
+        {
+        }
     }
 
     /// <summary>A content type per extension, as the host's table gives it.</summary>
