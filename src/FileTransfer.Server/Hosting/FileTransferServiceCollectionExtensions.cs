@@ -6,6 +6,7 @@ using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -27,8 +28,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddRuntimeEndpoint();
 
         services.AddOptions<DraftUploadOptions>().BindConfiguration(UploadSessionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
-        services.AddSingleton<TusUploads>();
-        services.AddSingleton<DraftUploads>();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<MatcherPolicy, UploadProtocolPolicy>());
         services.AddSingleton<OpenedFileResultExecutor>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
             .ConfigureApiBehaviorOptions(options => options.InvalidModelStateResponseFactory = ProblemResult.ForInvalidModel)

@@ -28,6 +28,21 @@ internal static class DraftProtocol
     /// <summary>The first interop version whose appends must be <see cref="PartialUpload"/>.</summary>
     private const int FirstWithPartialUpload = 6;
 
+    /// <summary>
+    /// True for a request to an upload resource that speaks the draft: it names an interop version
+    /// (any: one not served, or no integer, is the draft's to refuse).
+    /// </summary>
+    public static bool NamesInteropVersion(HttpRequest request) => request.Headers.ContainsKey(InteropVersionHeader);
+
+    /// <summary>
+    /// True for a request to a file that creates a resumable upload of it (draft, Upload Creation): it
+    /// names an interop version and says whether its content completes the upload. With a version not
+    /// in <paramref name="served"/>, only an incomplete one is a creation (refused with 412); one with
+    /// the whole file in it is a plain upload.
+    /// </summary>
+    public static bool CreatesUpload(HttpRequest request, IReadOnlyList<int> served) =>
+        InteropVersion(request) is { } version && IsComplete(request, version) is { } complete && (!complete || served.Contains(version));
+
     /// <summary>The interop version the request names, or null when it names none (or no integer).</summary>
     public static int? InteropVersion(HttpRequest request) =>
         Integer(request.Headers[InteropVersionHeader].ToString()) is { } version and <= int.MaxValue ? (int)version : null;

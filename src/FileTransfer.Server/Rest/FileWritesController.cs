@@ -11,7 +11,7 @@ namespace FileTransfer.Server.Rest;
 /// <summary>Stores and deletes single files; the body is the file, streamed straight to disk.</summary>
 [ApiController]
 [Route(Routes.Files)]
-internal sealed class FileWritesController(FileOperations files, DraftUploads draft, UploadSessions sessions, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
+internal sealed class FileWritesController(FileOperations files, UploadSessions sessions, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
 {
     /// <summary>
     /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>,
@@ -28,6 +28,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
     [HttpPut("{**path}")]
     [HttpPost("{**path}")]
     [Operation(FileOperation.Write)]
+    [UploadProtocol(UploadProtocol.Plain)]
     [DisableFormValueModelBinding]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status201Created)]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status200OK)]
@@ -44,10 +45,8 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
             return this.Problem(ErrorReason.UnsupportedMediaType, "POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.");
         }
 
-        if (await draft.TryCreateAsync(HttpContext, path ?? "") is { } resumable)
-        {
-            return resumable;
-        }
+        // A request that creates a draft upload never gets here: routing chose DraftUploadsController.Create
+        // for it (UploadProtocolPolicy); this operation describes both in the OpenAPI document.
 
         var aborted = HttpContext.RequestAborted;
         await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers, transfers.For(HttpContext, TransferProtocols.Rest)), aborted);

@@ -36,9 +36,6 @@ internal static class TusProtocol
     public const string FolderKey = "folder";
     public const string Sha256Key = "sha256";
 
-    /// <summary>True for a request that speaks tus (it carries <c>Tus-Resumable</c>).</summary>
-    public static bool IsRequest(HttpRequest request) => request.Headers.ContainsKey(ResumableHeader);
-
     /// <summary>tus 1.0.0 "Tus-Resumable": 412 (with the versions served) for any other version, or none.</summary>
     public static void CheckVersion(HttpRequest request)
     {

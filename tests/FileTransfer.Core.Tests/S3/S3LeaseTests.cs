@@ -4,6 +4,7 @@ using FileTransfer.Core.Tests.Infrastructure;
 using FileTransfer.Storage.S3;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Time.Testing;
 
 namespace FileTransfer.Core.Tests.S3;
 
@@ -114,13 +115,18 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
     {
         var client = Client();
         var holder = Leases(client);
-        var writer = Multipart();
+        var time = new RetryClock(DateTimeOffset.UtcNow);
+        var writer = bucket.Replica(_prefix, time: time).Backend;
+        writer.MaxHeldBytes = 0;
         var held = await holder.AcquireAsync(["held.bin"], Token);
 
+        // The writer found the lease held and waits to ask again (the retry's timer on its clock, the
+        // only one on the write path): it did not take the lease over. Its clock moves on once released.
         var write = Task.Run(() => StoreAsync(writer, "held.bin", TestBytes.Random(100), Preconditions.None));
-        await Task.Delay(TimeSpan.FromSeconds(1.5), Token);
+        await time.Waiting.Task.WaitAsync(Token);
         var finishedWhileHeld = write.IsCompleted;
         await held.DisposeAsync();
+        time.Advance(TimeSpan.FromSeconds(1));
         await write;
 
         Assert.False(finishedWhileHeld);
@@ -145,6 +151,19 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
 
         Assert.Single(stillThere);
         Assert.Empty(await bucket.KeysAsync(_prefix + ".ft-lease/"));
+    }
+
+    /// <summary>A fake clock that says when something first waits on it (creates a timer).</summary>
+    private sealed class RetryClock(DateTimeOffset start) : FakeTimeProvider(start)
+    {
+        public TaskCompletionSource Waiting { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
+        {
+            var timer = base.CreateTimer(callback, state, dueTime, period);
+            Waiting.TrySetResult();
+            return timer;
+        }
     }
 
     private S3StorageBackend Multipart(Action<S3StorageOptions>? configure = null)

@@ -140,6 +140,8 @@ public sealed class S3StorageBackendTests(S3TestBucket bucket) : IClassFixture<S
         await using var ours = await backend.StageAsync("ours.bin", null, Token);
         await ours.WriteAsync(TestBytes.Random(Part), Token);
         var written = await bucket.Client.InitiateMultipartUploadAsync(new InitiateMultipartUploadRequest { BucketName = bucket.Name, Key = _prefix + "slow.bin" }, Token);
+        // The behaviour under test is an age on RGW's own clock (the uploads' Initiated times, which no
+        // fake clock of ours moves): the uploads above must be older than the cutoff, so time passes.
         await Task.Delay(TimeSpan.FromSeconds(2.2), Token);
         var cutoff = DateTimeOffset.UtcNow.AddSeconds(-1);
 

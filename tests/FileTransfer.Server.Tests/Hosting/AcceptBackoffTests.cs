@@ -34,6 +34,8 @@ public sealed class AcceptBackoffTests
 
         listenSocket!.Shutdown(SocketShutdown.Receive);
         var accept = Task.Run(() => listener.AcceptAsync(TestTimeout.Token).AsTask());
+
+        // The behaviour under test is a rate: how many accepts fail in two seconds of real time.
         await Task.Delay(TimeSpan.FromSeconds(2));
         await listener.UnbindAsync(TestTimeout.Token);
 

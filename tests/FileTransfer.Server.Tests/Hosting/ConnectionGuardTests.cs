@@ -37,7 +37,9 @@ public sealed class ConnectionGuardTests
     {
         var logs = new LogCapture();
         using var server = new KestrelFactory();
-        server.WithLogs(logs);
+
+        // A per-client ceiling makes the gate count each address's connections: the wait below reads it.
+        server.WithLogs(logs).With("Connections:MaxConnectionsPerClient", "100");
         var address = server.AddressOf(HttpProtocols.Http1);
 
         for (var i = 0; i < 20; i++)
@@ -51,7 +53,11 @@ public sealed class ConnectionGuardTests
 
         using var client = KestrelFactory.ClientFor(address, HttpVersion.Version11);
         Assert.Equal("Healthy", await client.GetStringAsync("/healthz", TestTimeout.Token));
-        await Task.Delay(500);
+
+        // Accepted in order, so every reset connection was accepted before the health check's; each
+        // leaves the gate when the server is done with it (the socket closed, anything logged).
+        var gate = server.Services.GetRequiredService<ConnectionGate>();
+        await Eventually.UntilAsync(() => gate.CountOf(IPAddress.Loopback) <= 1, "the reset connections closed by the server");
         Assert.DoesNotContain(logs.Entries, e => e.Level >= LogLevel.Error);
     }
 
@@ -66,6 +72,8 @@ public sealed class ConnectionGuardTests
         var stream = tcp.GetStream();
 
         Assert.StartsWith("HTTP/1.1 200", await RequestAsync(stream), StringComparison.Ordinal);
+
+        // The behaviour under test: idle between requests for longer than the first-byte timeout.
         await Task.Delay(TimeSpan.FromSeconds(2.5));
         Assert.StartsWith("HTTP/1.1 200", await RequestAsync(stream), StringComparison.Ordinal);
     }
@@ -129,6 +137,8 @@ public sealed class ConnectionGuardTests
         using var client = KestrelFactory.ClientFor(address, HttpVersion.Version11);
 
         var health = client.GetStringAsync("/healthz", TestTimeout.Token);
+
+        // The behaviour under test is a wait: the request is not answered while every slot is held.
         var first = await Task.WhenAny(health, Task.Delay(TimeSpan.FromSeconds(1.5)));
         Assert.NotSame(health, first);
         flood.Dispose();

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Net.Sockets;
 using System.Text;
+using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Server.Tests.Hosting;
 
@@ -14,6 +15,8 @@ internal static class RapidReset
     private const byte Headers = 0x1;
     private const byte ResetStream = 0x3;
     private const byte Settings = 0x4;
+    private const byte Ping = 0x6;
+    private const byte Ack = 0x1;
     private const byte EndStream = 0x1;
     private const byte EndHeaders = 0x4;
     private const uint Cancel = 0x8;
@@ -25,7 +28,8 @@ internal static class RapidReset
         await tcp.ConnectAsync(server.Host, server.Port);
         var stream = tcp.GetStream();
         using var stop = new CancellationTokenSource();
-        var drain = DrainAsync(stream, stop.Token);
+        var pingAcked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var drain = DrainAsync(stream, pingAcked, stop.Token);
 
         var block = HeaderBlock(grpc ? "POST" : "GET", path, $"{server.Host}:{server.Port}", apiKey, grpc);
         var batch = new MemoryStream();
@@ -51,8 +55,12 @@ internal static class RapidReset
                 }
             }
 
-            // Time for the server to act on the last frames before the connection goes away.
-            await Task.Delay(500);
+            // The server reads a connection's frames in order and acknowledges a PING once it has read
+            // it: then it has acted on every reset before it, and the connection may go away. (Or it
+            // closed the connection first: its defence.)
+            WriteFrame(batch, Ping, 0, 0, new byte[8]);
+            await stream.WriteAsync(batch.GetBuffer().AsMemory(0, (int)batch.Length));
+            await Task.WhenAny(pingAcked.Task, drain).WaitAsync(TestTimeout.Token);
         }
         catch (IOException)
         {
@@ -64,17 +72,30 @@ internal static class RapidReset
         return sent;
     }
 
-    private static async Task DrainAsync(NetworkStream stream, CancellationToken stop)
+    // Reads the server's frames until it closes the connection, throwing all away but the PING's ACK.
+    private static async Task DrainAsync(NetworkStream stream, TaskCompletionSource pingAcked, CancellationToken stop)
     {
-        var buffer = new byte[64 * 1024];
+        var header = new byte[9];
+        var payload = new byte[64 * 1024];
         try
         {
-            while (await stream.ReadAsync(buffer, stop) > 0)
+            while (true)
             {
+                await stream.ReadExactlyAsync(header, stop);
+                for (var left = (header[0] << 16) | (header[1] << 8) | header[2]; left > 0; left -= Math.Min(left, payload.Length))
+                {
+                    await stream.ReadExactlyAsync(payload.AsMemory(0, Math.Min(left, payload.Length)), stop);
+                }
+
+                if (header[3] == Ping && (header[4] & Ack) != 0)
+                {
+                    pingAcked.TrySetResult();
+                }
             }
         }
         catch (Exception e) when (e is IOException or OperationCanceledException or ObjectDisposedException)
         {
+            // The connection ended (EndOfStreamException is an IOException), or the test stopped reading.
         }
     }
 

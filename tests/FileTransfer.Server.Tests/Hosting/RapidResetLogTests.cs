@@ -92,18 +92,25 @@ public sealed class RapidResetLogTests : IDisposable
                 return summary;
             }
 
-            await Task.Delay(200);
+            await Task.Delay(200, TestTimeout.Token);
         }
     }
 
     /// <summary>What the server logged after <paramref name="startup"/> entries, once it has stopped logging.</summary>
+    /// <remarks>
+    /// The attack's connections are gone and the server has acted on every frame (RapidReset waits for
+    /// its PING's ACK), but the calls it cancelled may still be unwinding: "no line for half a second"
+    /// is the only sign that there are no more, so this one wait is on the clock (bounded).
+    /// </remarks>
     private async Task<IReadOnlyList<LogCapture.Entry>> SettledAsync(int startup)
     {
         var count = -1;
+        var watch = System.Diagnostics.Stopwatch.StartNew();
         while (count != _logs.Entries.Count)
         {
+            Assert.True(watch.Elapsed < TimeSpan.FromSeconds(60), $"still logging after 60 s: {_logs.Entries.Count} entries");
             count = _logs.Entries.Count;
-            await Task.Delay(500);
+            await Task.Delay(500, TestTimeout.Token);
         }
 
         return [.. _logs.Entries.Skip(startup)];

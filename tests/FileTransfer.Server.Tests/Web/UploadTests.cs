@@ -117,6 +117,7 @@ public sealed class UploadTests(BrowserFixture browser) : IDisposable
         {
             if (route.Request.Method == "PATCH")
             {
+                // A slow server on purpose: the uploads must still be running when paused and cancelled.
                 await Task.Delay(300);
             }
 
