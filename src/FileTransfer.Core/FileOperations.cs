@@ -9,14 +9,27 @@ namespace FileTransfer.Core;
 /// their wire types to these calls; names, limits, digests, preconditions, listing tokens and
 /// errors are decided here (or, for what only the medium knows, by the backend) and nowhere else.
 /// Every operation receives its <see cref="Caller"/> and asks <see cref="AccessPolicy"/> first,
-/// before the backend is asked anything.
+/// before the backend is asked anything. Every change raises its event through <see cref="FileEvents"/>,
+/// and every upload passes the hooks (<see cref="UploadHooks"/>), here, once for every protocol.
 /// </summary>
+/// <param name="backend">Where the files are.</param>
+/// <param name="contentTypes">The content type of a name.</param>
+/// <param name="options">The storage limits.</param>
+/// <param name="logger">Where stores and deletes are logged.</param>
+/// <param name="events">Where changes are reported; null raises none (a core without a host, in tests).</param>
+/// <param name="hooks">The hooks that may refuse an upload; null asks none.</param>
 public sealed partial class FileOperations(
     IStorageBackend backend,
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
-    ILogger<FileOperations> logger)
+    ILogger<FileOperations> logger,
+    FileEvents? events = null,
+    UploadHooks? hooks = null)
 {
+    internal FileEvents? Events => events;
+
+    internal UploadHooks? Hooks => hooks;
+
     /// <summary>The backend's <see cref="IStorageBackend.Location"/>.</summary>
     public string Location => backend.Location;
 

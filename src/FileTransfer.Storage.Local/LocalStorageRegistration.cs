@@ -7,7 +7,7 @@ namespace FileTransfer.Storage.Local;
 /// <summary>Registers the local-disk backend as the <see cref="IStorageBackend"/> and its <see cref="IUploadSessionStore"/>.</summary>
 public static class LocalStorageRegistration
 {
-    /// <summary>The backend, its upload-session store, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
+    /// <summary>The backend, its upload-session and event stores, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
     public static IServiceCollection AddLocalStorage(this IServiceCollection services)
     {
         services.AddOptions<LocalStorageOptions>()
@@ -23,6 +23,7 @@ public static class LocalStorageRegistration
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<LocalStorageBackend>());
         services.AddSingleton<LocalUploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<LocalUploadSessionStore>());
+        services.AddSingleton<IEventStore, LocalEventStore>();
         services.AddHostedService<StaleUploadSweeper>();
         return services;
     }

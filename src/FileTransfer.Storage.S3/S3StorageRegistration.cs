@@ -9,7 +9,7 @@ namespace FileTransfer.Storage.S3;
 public static class S3StorageRegistration
 {
     /// <summary>
-    /// The backend, its upload-session store, its settings (<c>Storage:S3</c>, checked at start), the
+    /// The backend, its upload-session and event stores, its settings (<c>Storage:S3</c>, checked at start), the
     /// bucket check at start and the sweep of abandoned multipart uploads.
     /// </summary>
     public static IServiceCollection AddS3Storage(this IServiceCollection services)
@@ -27,6 +27,7 @@ public static class S3StorageRegistration
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<S3StorageBackend>());
         services.AddSingleton<S3UploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<S3UploadSessionStore>());
+        services.AddSingleton<IEventStore, S3EventStore>();
         services.AddHostedService<S3BucketStartup>();
         services.AddHostedService<AbandonedUploadSweeper>();
         return services;

@@ -21,14 +21,16 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly RequestChecksum? _checksum;
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
+    private readonly ChangeOrigin _origin;
     private UploadSession _session;
     private byte[]? _pending;
     private int _pendingLength;
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, ChangeOrigin origin)
     {
+        _origin = origin;
         _sessions = sessions;
         _lease = lease;
         _session = session;
@@ -208,7 +210,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         UploadResult result;
         try
         {
-            result = await _sessions.Files.CommitStagedAsync(staged, session.Preconditions, sha256, CancellationToken.None);
+            result = await _sessions.Files.CommitStagedAsync(staged, session, sha256, _origin, CancellationToken.None);
         }
         catch
         {

@@ -83,6 +83,7 @@ public sealed partial class UploadSessions
         };
         await store.CreateAsync(session, cancellationToken);
         LogCreated(_logger, session.Id, name, caller.Id, session.Length);
+        await RaiseAsync(session, FileEventTypes.UploadStarted, ChangeOrigin.Of(caller, request.Protocol));
         return session;
     }
 
@@ -121,7 +122,7 @@ public sealed partial class UploadSessions
                 throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
             }
 
-            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum);
+            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum, ChangeOrigin.Of(request.Caller, request.Protocol));
             _writers[session.Id] = write;
             return write;
         }
@@ -135,11 +136,12 @@ public sealed partial class UploadSessions
 
     /// <summary>
     /// Cancels a session: its record and bytes are removed. A writer of this process still appending
-    /// to it is stopped first; one elsewhere makes the cancel fail as busy.
+    /// to it is stopped first; one elsewhere makes the cancel fail as busy. <paramref name="protocol"/>
+    /// is what its event reports.
     /// </summary>
-    public async ValueTask CancelAsync(string id, Caller caller, CancellationToken cancellationToken)
+    public async ValueTask CancelAsync(string id, Caller caller, TransferProtocol protocol, CancellationToken cancellationToken)
     {
-        await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
+        var session = await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
         var lease = await Store.TryAcquireAsync(id, cancellationToken);
         if (lease is null && _writers.TryGetValue(id, out var writer))
         {
@@ -163,6 +165,7 @@ public sealed partial class UploadSessions
         }
 
         LogCancelled(_logger, id, caller.Id);
+        await RaiseAsync(session, FileEventTypes.UploadCancelled, ChangeOrigin.Of(caller, protocol));
     }
 
     /// <summary>Removes every expired session that no writer holds, with its bytes; returns how many.</summary>
@@ -202,6 +205,7 @@ public sealed partial class UploadSessions
                 {
                     await lease.DeleteAsync(cancellationToken);
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
+                    await RaiseAsync(lease.Session, FileEventTypes.UploadExpired, new ChangeOrigin(session.Owner, Protocol: null));
                     removed++;
                 }
             }
@@ -215,6 +219,23 @@ public sealed partial class UploadSessions
     internal void Ended(UploadSessionWrite write) => _writers.TryRemove(new KeyValuePair<string, UploadSessionWrite>(write.Id, write));
 
     internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
+
+    // A session's event, in order with the changes of its name (upload.completed is raised with the file's, at the commit).
+    private async Task RaiseAsync(UploadSession session, string type, ChangeOrigin origin)
+    {
+        if (Files.Events is not { } events)
+        {
+            return;
+        }
+
+        Task raised;
+        using (await events.OrderAsync([session.Name], CancellationToken.None))
+        {
+            raised = events.RaiseAsync(FileEvent.Draft(type, session.Name, origin) with { Size = session.Length, UploadId = session.Id });
+        }
+
+        await raised;
+    }
 
     private async ValueTask<UploadSession> FindAsync(string id, Caller caller, SessionUse use, CancellationToken cancellationToken)
     {
@@ -277,6 +298,9 @@ public sealed partial class UploadSessions
 /// <param name="Offset">Where the client says its bytes start; must be the durable offset.</param>
 public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
 {
+    /// <summary>The protocol that carries it, as the events of the upload report it.</summary>
+    public TransferProtocol Protocol { get; init; }
+
     /// <summary>The whole file's length, when this request declares it (null: the request says nothing).</summary>
     public long? Length { get; init; }
 

@@ -40,6 +40,9 @@ public sealed class Upload : IAsyncDisposable
 
     internal IStagedObject Staged { get; }
 
+    /// <summary>Who uploads, over which protocol: for its event and the hooks.</summary>
+    internal ChangeOrigin Origin { get; init; }
+
     /// <summary>
     /// Appends one piece of the body; refuses the piece that would pass the size limit
     /// (<see cref="ErrorReason.FileTooLarge"/>).

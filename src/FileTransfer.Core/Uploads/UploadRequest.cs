@@ -15,6 +15,9 @@ public sealed record UploadRequest(string Name)
 
     /// <summary>What must hold of the existing file, up front and again, atomically, at commit.</summary>
     public Preconditions Preconditions { get; init; } = Preconditions.None;
+
+    /// <summary>The protocol that carries it, as events and hooks report it (never decided on).</summary>
+    public TransferProtocol Protocol { get; init; }
 }
 
 /// <summary>A committed upload: the stored version, its SHA-256, and whether it replaced a file.</summary>

@@ -60,7 +60,7 @@ internal sealed partial class FileGrpcService(
     [Operation(FileOperation.Delete)]
     public override async Task<DeleteFileResponse> DeleteFile(DeleteFileRequest request, ServerCallContext context)
     {
-        await files.DeleteAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
+        await files.DeleteAsync(Callers.Of(context.GetHttpContext()), TransferProtocol.Grpc, request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
         return new DeleteFileResponse();
     }
 }

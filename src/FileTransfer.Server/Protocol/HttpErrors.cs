@@ -48,6 +48,8 @@ internal static class HttpErrors
         ErrorReason.UploadCompleted => (StatusCodes.Status400BadRequest, "Upload completed"),
         ErrorReason.ChecksumMismatch => (ChecksumMismatchStatus, "Checksum mismatch"),
         ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
+        ErrorReason.UploadRejected => (StatusCodes.Status403Forbidden, "Upload rejected"),
+        ErrorReason.HookUnavailable => (StatusCodes.Status503ServiceUnavailable, "Hook unavailable"),
         _ => (StatusCodes.Status500InternalServerError, "Request failed"),
     };
 

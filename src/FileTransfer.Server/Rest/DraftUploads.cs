@@ -43,6 +43,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
             DeclaredLength = DraftProtocol.Length(request, 0, complete),
             ExpectedSha256 = SessionUploads.Sha256Of(context, ContentDigest.ReprDigestHeader),
             Preconditions = RestUploads.PreconditionsOf(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
         var checksum = ContentChecksum(context);
         var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadata: null, checksum);
@@ -50,7 +51,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         context.Response.Headers.Location = SessionUploads.Location(request, session.Id);
         DraftProtocol.WriteLimits(context.Response, session.MaxBytes, sessions.Expiry);
-        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, EndOf(complete), storage.Value.MaxFileSizeBytes);
         return Answer(context.Response, outcome, version, StatusCodes.Status201Created);
     }
 
@@ -85,6 +86,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
         {
             Length = DraftProtocol.Length(request, offset, complete),
             Checksum = ContentChecksum(context),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
         var outcome = await SessionUploads.AppendAsync(context, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes);
         return Answer(context.Response, outcome, version, StatusCodes.Status204NoContent);
@@ -94,7 +96,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
     public async Task<IActionResult> CancelAsync(HttpContext context, string uploadId)
     {
         ServedVersion(context.Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), RestUploads.ProtocolOf(context.Request, TransferProtocol.Draft), context.RequestAborted);
         return new NoContentResult();
     }
 

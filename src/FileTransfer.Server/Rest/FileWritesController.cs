@@ -82,7 +82,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     public async Task<IActionResult> Delete(string path)
     {
-        await files.DeleteAsync(Callers.Of(HttpContext), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
+        await files.DeleteAsync(Callers.Of(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Rest), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
         return NoContent();
     }
 }

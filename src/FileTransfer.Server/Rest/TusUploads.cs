@@ -51,6 +51,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
             DeclaredLength = length,
             ExpectedSha256 = WholeFileSha256(context, metadata),
             Preconditions = RestUploads.PreconditionsOf(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
         var checksum = TusProtocol.Checksum(request);
         var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
@@ -58,7 +59,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
         {
-            var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
+            var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
             SessionUploads.WriteCompleted(response, session);
@@ -102,6 +103,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         {
             Length = TusProtocol.Length(request),
             Checksum = TusProtocol.Checksum(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
         var outcome = await SessionUploads.AppendAsync(context, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes);
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
@@ -115,7 +117,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
     {
         TusProtocol.AnswerAsTus(context.Response);
         TusProtocol.CheckVersion(context.Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), RestUploads.ProtocolOf(context.Request, TransferProtocol.Tus), context.RequestAborted);
         return new NoContentResult();
     }
 
