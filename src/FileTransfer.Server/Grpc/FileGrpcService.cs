@@ -18,6 +18,8 @@ namespace FileTransfer.Server.Grpc;
 internal sealed partial class FileGrpcService(
     FileOperations files,
     UploadSessions sessions,
+    FileEvents events,
+    IHostApplicationLifetime lifetime,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase
