@@ -6,7 +6,7 @@ namespace FileTransfer.Core;
 /// What runs beside requests: every <see cref="EventsOptions.PollMilliseconds"/> the webhook outbox
 /// scan and, with a shared store, the read of other replicas' events; every minute the removal of
 /// journal objects past <see cref="EventsOptions.RetentionSeconds"/>. A failed round is logged and
-/// tried again at the next tick. On stop, the events raised so far are still stored.
+/// tried again at the next tick.
 /// </summary>
 internal sealed class EventsWorker(FileEvents events) : BackgroundService
 {
@@ -40,12 +40,6 @@ internal sealed class EventsWorker(FileEvents events) : BackgroundService
             }
         }
         while (await timer.WaitForNextTickAsync(stoppingToken));
-    }
-
-    public override async Task StopAsync(CancellationToken cancellationToken)
-    {
-        await base.StopAsync(cancellationToken);
-        await events.DisposeAsync();
     }
 
     private static async Task RoundAsync(Func<Task> round, Action<Exception> failed, CancellationToken stoppingToken)

@@ -20,6 +20,7 @@ public sealed partial class FileEvents : IAsyncDisposable
     private readonly TimeProvider _time;
     private long _lastTicks;
     private long _sequence;
+    private int _disposed;
 
     public FileEvents(IEventStore? store, IOptions<EventsOptions> options, TimeProvider time, ILogger<FileEvents> logger)
     {
@@ -89,8 +90,14 @@ public sealed partial class FileEvents : IAsyncDisposable
         }
     }
 
+    /// <summary>Stores what was raised so far, then stops the deliveries (the container does it when the host ends).</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         await _batches.DisposeAsync();
         await Outbox.DisposeAsync();
         Feed.Dispose();
