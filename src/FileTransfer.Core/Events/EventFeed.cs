@@ -39,21 +39,34 @@ public sealed class EventFeed : IDisposable
 
     /// <summary>
     /// The events <paramref name="wants"/> (the caller's read rights, a prefix, types), after
-    /// <paramref name="after"/> when given (those still retained), then live until cancelled. Ends
+    /// <paramref name="after"/> when given (those still retained), then live until cancelled. The
+    /// watcher is registered before this returns: a change made after it is among the events. Ends
     /// when the watcher falls <see cref="Capacity"/> events behind: it resumes after the last it got.
+    /// Enumerate the result (its end unregisters the watcher).
     /// </summary>
-    public async IAsyncEnumerable<FileEvent> WatchAsync(Func<FileEvent, bool> wants, string? after, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public IAsyncEnumerable<FileEvent> WatchAsync(Func<FileEvent, bool> wants, string? after, CancellationToken cancellationToken)
     {
         var watcher = new Watcher(wants);
-        FileEvent[] recent;
-        string coveredFrom;
         lock (_gate)
         {
             _watchers.Add(watcher);
-            recent = after is null ? [] : [.. _recent];
-            coveredFrom = _coveredFrom;
+            return ReadAsync(watcher, after, after is null ? [] : [.. _recent], _coveredFrom, cancellationToken);
         }
+    }
 
+    public void Dispose()
+    {
+        lock (_gate)
+        {
+            foreach (var watcher in _watchers)
+            {
+                watcher.Channel.Writer.TryComplete();
+            }
+        }
+    }
+
+    private async IAsyncEnumerable<FileEvent> ReadAsync(Watcher watcher, string? after, FileEvent[] recent, string coveredFrom, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
         try
         {
             if (after is not null)
@@ -67,7 +80,7 @@ public sealed class EventFeed : IDisposable
                             break;
                         }
 
-                        if (wants(e))
+                        if (watcher.Wants(e))
                         {
                             yield return e;
                         }
@@ -76,7 +89,7 @@ public sealed class EventFeed : IDisposable
 
                 foreach (var e in recent)
                 {
-                    if (string.CompareOrdinal(e.Id, after) > 0 && wants(e))
+                    if (string.CompareOrdinal(e.Id, after) > 0 && watcher.Wants(e))
                     {
                         yield return e;
                     }
@@ -93,17 +106,6 @@ public sealed class EventFeed : IDisposable
             lock (_gate)
             {
                 _watchers.Remove(watcher);
-            }
-        }
-    }
-
-    public void Dispose()
-    {
-        lock (_gate)
-        {
-            foreach (var watcher in _watchers)
-            {
-                watcher.Channel.Writer.TryComplete();
             }
         }
     }
@@ -264,6 +266,8 @@ public sealed class EventFeed : IDisposable
 
     private sealed class Watcher(Func<FileEvent, bool> wants)
     {
+        public Func<FileEvent, bool> Wants => wants;
+
         public Channel<FileEvent> Channel { get; } = System.Threading.Channels.Channel.CreateBounded<FileEvent>(
             new BoundedChannelOptions(Capacity) { SingleReader = true, SingleWriter = true, FullMode = BoundedChannelFullMode.Wait });
 
