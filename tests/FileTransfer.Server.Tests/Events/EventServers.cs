@@ -19,6 +19,14 @@ internal static class EventServers
         return factory;
     }
 
+    /// <summary>Asks <paramref name="receiver"/> as the hook <paramref name="which"/> (PreUpload, PreCommit).</summary>
+    public static T WithHook<T>(this T factory, string which, WebhookReceiver receiver)
+        where T : FileTransferFactory
+    {
+        factory.With($"Hooks:{which}:Url", receiver.Url.ToString()).With($"Hooks:{which}:Secret", receiver.Secret);
+        return factory;
+    }
+
     /// <summary>PUT <paramref name="bytes"/> as <paramref name="name"/>; returns the response (asserted 2xx).</summary>
     public static async Task<HttpResponseMessage> PutAsync(this HttpClient client, string name, byte[] bytes, bool web = false)
     {

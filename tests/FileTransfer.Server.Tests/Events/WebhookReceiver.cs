@@ -46,6 +46,9 @@ public sealed class WebhookReceiver : IAsyncDisposable
 
     public Behaviour Mode { get; set; }
 
+    /// <summary>When set, answers each verified request instead of <see cref="Mode"/> (a hook's answer).</summary>
+    public Func<HttpContext, Task>? Answer { get; set; }
+
     /// <summary>Every request that arrived, in order (also the refused ones).</summary>
     public ConcurrentQueue<Delivery> Requests { get; } = new();
 
@@ -97,6 +100,13 @@ public sealed class WebhookReceiver : IAsyncDisposable
         catch (StandardWebhooks.Diagnostics.WebhookVerificationException)
         {
             verified = false;
+        }
+
+        if (Answer is { } answer && verified)
+        {
+            Requests.Enqueue(new Delivery(context.Request.Headers["webhook-id"].ToString(), JsonDocument.Parse(body).RootElement.Clone(), verified, Accepted: false));
+            await answer(context);
+            return;
         }
 
         var mode = Mode;
