@@ -4,6 +4,7 @@ import { apiKey } from './api.js';
 import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
 import { askForKey } from './dialogs.js';
 import { byId } from './dom.js';
+import { startLive } from './live.js';
 import { initNotices, notify } from './notices.js';
 import { initUploads } from './uploads.js';
 
@@ -35,7 +36,13 @@ byId('key-forget').addEventListener('click', () => {
   notify('API key forgotten.');
   byId('key-set').focus();
   load();
+  live();
 });
+
+// The listing follows the server's events for the folder on screen.
+const live = () => startLive(currentFolder(), uploaded);
+window.addEventListener('hashchange', live);
+document.addEventListener('keychange', live);
 
 initNotices();
 initBrowser();
@@ -43,3 +50,4 @@ initUploads({ folder: currentFolder, uploaded });
 renderKey();
 probeAnonymousRead();
 load();
+live();
