@@ -152,7 +152,7 @@ public sealed class WatchTests
     [Fact]
     public async Task The_Events_Of_One_File_Are_In_The_Order_Of_Its_Changes_Under_Concurrent_Writes()
     {
-        using var server = new FileTransferFactory();
+        using var server = new FileTransferFactory().With("RateLimit:Enabled", "false");
         using var client = server.CreateClient();
         await Task.WhenAll(Enumerable.Range(0, 8).Select(async writer =>
         {
