@@ -34,6 +34,8 @@ public sealed class TransferOutcomeTests
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.UploadRejected] = TransferOutcome.Rejected,
+        [ErrorReason.HookUnavailable] = TransferOutcome.Failed,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -35,6 +35,8 @@ public sealed class ErrorReasonTests
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.UploadRejected] = "UPLOAD_REJECTED",
+        [ErrorReason.HookUnavailable] = "HOOK_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];
