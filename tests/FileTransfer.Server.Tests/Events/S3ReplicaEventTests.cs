@@ -65,7 +65,7 @@ public sealed class S3ReplicaEventTests(ITestOutputHelper output) : IAsyncLifeti
         await Change(a, HttpMethod.Put, "r/x.bin", [4], "x3");
         await Change(b, HttpMethod.Delete, "r/x.bin", null, "x4");
 
-        await PollAsync(() => onA.Count >= 5 && onB.Count >= 5);
+        await WebhookDeliveryTests.PollAsync(() => onA.Count >= 5 && onB.Count >= 5);
         var seenA = onA.ToList();
         var seenB = onB.ToList();
         Assert.Equal(seenA.Select(e => e.Id), seenB.Select(e => e.Id));
@@ -126,16 +126,6 @@ public sealed class S3ReplicaEventTests(ITestOutputHelper output) : IAsyncLifeti
             }
         }, cancellationToken);
         return (started.Task, reading);
-    }
-
-    private static async Task PollAsync(Func<bool> done)
-    {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);
-        timeout.CancelAfter(TimeSpan.FromSeconds(30));
-        while (!done())
-        {
-            await Task.Delay(20, timeout.Token);
-        }
     }
 
     private KestrelFactory Replica(string name)

@@ -3,7 +3,6 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
@@ -58,7 +57,13 @@ public sealed class WebhookReceiver : IAsyncDisposable
     public static async Task<WebhookReceiver> StartAsync(string? secret = null)
     {
         var builder = WebApplication.CreateSlimBuilder();
-        builder.WebHost.UseUrls("http://127.0.0.1:0");
+        // The server's appsettings.json beside the tests names fixed ports: its endpoints are moved to free ones.
+        foreach (var endpoint in new[] { "Http1", "Http2" })
+        {
+            builder.Configuration[$"Kestrel:Endpoints:{endpoint}:Url"] = "http://127.0.0.1:0";
+            builder.Configuration[$"Kestrel:Endpoints:{endpoint}:Protocols"] = "Http1";
+        }
+
         builder.Logging.ClearProviders();
         var app = builder.Build();
         var receiver = new WebhookReceiver(app, secret ?? NewSecret());
