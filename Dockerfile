@@ -39,6 +39,9 @@ ENV Kestrel__Endpoints__Http1__Url=http://+:5000 \
 USER app
 VOLUME ["/data"]
 EXPOSE 5000 5001
+# Liveness: the process answers. Readiness (/healthz/ready: the storage answers, not draining) is
+# for load balancers and compose's depends_on; an orchestrator that replaces unhealthy containers
+# must not replace one whose store is down. docs/deployment.md#health
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=5 \
-    CMD curl -fsS http://localhost:5000/healthz || exit 1
+    CMD curl -fsS http://localhost:5000/healthz/live || exit 1
 ENTRYPOINT ["dotnet", "FileTransfer.Server.dll"]

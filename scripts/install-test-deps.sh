@@ -3,10 +3,11 @@
 # benchmark smoke drives: nginx (nginx-light has sendfile, http2 and dav) and wrk, and the two
 # independent gRPC stacks of the interop tests: Debian's python3-grpcio (C-core) with
 # python3-grpc-tools for Debian's /usr/bin/python3, and Node.js with @grpc/grpc-js and
-# @grpc/proto-loader and tus-js-client 4.3.1 for the resumable-upload interop tests (`npm ci` in
-# tests/interop/node, from its committed package-lock.json), and
+# @grpc/proto-loader and tus-js-client 4.3.1 for the resumable-upload interop tests, and Uppy
+# (@uppy/core 6.3.1, @uppy/tus 6.0.0, bundled for the browser by esbuild) for the CORS test (`npm ci`
+# in tests/interop/node, from its committed package-lock.json), and
 # Debian's chromium for the Swagger UI test and the web page's tests, and Ceph (radosgw, ceph-mon, ceph-osd) for the S3 engine
-# that scripts/ceph-rgw.sh starts for the S3 tests.
+# that scripts/ceph-rgw.sh starts for the S3 tests, and clang with zlib1g-dev for the CLI's Native AOT build.
 # Idempotent: installs only what is missing; safe to run on every test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,14 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
 command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
 command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
+# Native AOT's toolchain for the CLI's native build (scripts/publish-cli.sh), which a CLI test and
+# the benchmark publish: clang compiles and links, zlib1g-dev is a library the runtime links in.
+command -v clang >/dev/null 2>&1 || missing+=(clang)
+dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
+# An OpenID Connect provider the token tests start (glewlwyd, client-credentials tokens), and the
+# sqlite3 shell that lays out its database.
+command -v glewlwyd >/dev/null 2>&1 || missing+=(glewlwyd)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 
 if ((${#missing[@]} > 0)); then
   sudo=""

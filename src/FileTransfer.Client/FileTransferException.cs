@@ -29,6 +29,13 @@ public sealed class FileTransferException : Exception
     /// <summary>The server's explanation, when it gave one.</summary>
     public string? Detail { get; }
 
+    /// <summary>
+    /// The server's stable reason for the failure, e.g. <c>FILE_NOT_FOUND</c> or <c>QUOTA_EXCEEDED</c>
+    /// (REST problem <c>reason</c>, gRPC <c>ErrorInfo.reason</c>: the same string); null when the
+    /// response carried none. <see cref="Kind"/> is decided from it.
+    /// </summary>
+    public string? Reason { get; init; }
+
     /// <summary>When <see cref="Kind"/> is <see cref="FileTransferErrorKind.RateLimited"/>: how long the server asked to wait, if it said.</summary>
     public TimeSpan? RetryAfter { get; init; }
 }

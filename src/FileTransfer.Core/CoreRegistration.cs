@@ -37,6 +37,19 @@ public static class CoreRegistration
         services.AddHostedService<EventsWorker>();
         services.AddSingleton<FileOperations>();
 
+        // Quotas: the rules here, each quota's record in the backend's store.
+        services.AddOptions<QuotaOptions>()
+            .BindConfiguration(QuotaOptions.SectionName)
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<QuotaOptions>, QuotaOptionsValidator>();
+        services.AddSingleton(sp => new Quotas(
+            sp.GetRequiredService<IStorageBackend>(),
+            sp.GetService<IQuotaStore>(),
+            sp.GetService<IUploadSessionStore>(),
+            sp.GetRequiredService<IOptions<QuotaOptions>>(),
+            sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<ILogger<Quotas>>()));
+
         // Resumable uploads: the rules here, the sessions in the backend's store (none: refused).
         services.AddOptions<UploadSessionOptions>()
             .BindConfiguration(UploadSessionOptions.SectionName)
@@ -51,5 +64,14 @@ public static class CoreRegistration
             sp.GetRequiredService<ILogger<UploadSessions>>()));
         services.AddHostedService<UploadSessionSweeper>();
         return services;
+    }
+
+    private sealed class QuotaOptionsValidator : IValidateOptions<QuotaOptions>
+    {
+        public ValidateOptionsResult Validate(string? name, QuotaOptions options)
+        {
+            var problems = options.Problems().ToList();
+            return problems.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(problems);
+        }
     }
 }

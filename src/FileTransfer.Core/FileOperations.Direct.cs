@@ -9,6 +9,14 @@ public sealed partial class FileOperations
     public bool RedirectsDownloads => backend is IDirectDownloads { IsEnabled: true };
 
     /// <summary>
+    /// True when a download with <paramref name="conditions"/> may be answered with a URL to the
+    /// store: downloads are redirected and the store decides those conditions correctly
+    /// (<see cref="IDirectDownloads.Honours"/>). Otherwise this server sends the bytes of the version it opened.
+    /// </summary>
+    public bool RedirectsDownload(ForwardedConditions conditions) =>
+        backend is IDirectDownloads { IsEnabled: true } direct && direct.Honours(conditions);
+
+    /// <summary>
     /// A URL that serves <paramref name="file"/>'s bytes straight from the store, described by
     /// <paramref name="contentDisposition"/> and the version's content type, living no longer than
     /// the backend allows nor past the end of <paramref name="caller"/>'s grant (a signed link's

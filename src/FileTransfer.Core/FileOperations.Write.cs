@@ -12,8 +12,17 @@ public sealed partial class FileOperations
     public async ValueTask<Upload> BeginUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
         (request, var name, var maxBytes) = await CheckUploadAsync(caller, request, cancellationToken);
-        var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-        return new Upload(request, staged, maxBytes) { Origin = ChangeOrigin.Of(caller, request.Protocol) };
+        var hold = await ReserveAsync("upload:" + Guid.NewGuid().ToString("N"), name, request.DeclaredLength, UploadHoldLifetime, cancellationToken);
+        try
+        {
+            var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
+            return new Upload(request, staged, maxBytes, hold) { Origin = ChangeOrigin.Of(caller, request.Protocol) };
+        }
+        catch
+        {
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
     }
 
     /// <summary>
@@ -53,7 +62,7 @@ public sealed partial class FileOperations
     /// by its session store), through the same pre-commit hook and backend commit as every other
     /// upload; raises the file's event and the session's upload.completed.
     /// </summary>
-    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, UploadSession session, byte[] sha256, ChangeOrigin origin, CancellationToken cancellationToken)
+    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, UploadSession session, byte[] sha256, ChangeOrigin origin, QuotaHold? hold, CancellationToken cancellationToken)
     {
         if (hooks is { HasPreCommit: true })
         {
@@ -72,6 +81,7 @@ public sealed partial class FileOperations
             }
         }
 
+        await (hold?.CommitAsync(committed.Object.Size, committed.Replaced, committed.ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
         LogStored(logger, committed.Object.Name, committed.Object.Size, committed.Replaced);
         await (raised ?? Task.CompletedTask);
         return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
@@ -126,6 +136,7 @@ public sealed partial class FileOperations
         for (var i = 0; i < committed.Count; i++)
         {
             var stored = committed[i].Object;
+            await (uploads[i].Hold?.CommitAsync(stored.Size, committed[i].Replaced, committed[i].ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
             LogStored(logger, stored.Name, stored.Size, committed[i].Replaced);
             results[i] = new UploadResult(Describe(stored), pending[i].Sha256, committed[i].Replaced);
         }
@@ -143,19 +154,34 @@ public sealed partial class FileOperations
         FileNames.Validate(name);
         AccessPolicy.Demand(caller, FileOperation.Delete, name);
         Task? raised = null;
+        long removedSize;
         using (events is null ? null : await events.OrderAsync([name], cancellationToken))
         {
-            if (!await backend.DeleteAsync(name, preconditions, cancellationToken))
-            {
-                throw Failures.NotFound(name);
-            }
-
+            removedSize = (await backend.DeleteAsync(name, preconditions, cancellationToken) ?? throw Failures.NotFound(name)).Size;
             raised = events?.RaiseAsync(FileEvent.Draft(FileEventTypes.FileDeleted, name, ChangeOrigin.Of(caller, protocol)));
+        }
+
+        if (quotas is { IsEnabled: true })
+        {
+            await quotas.DeletedAsync(name, removedSize, cancellationToken);
         }
 
         LogDeleted(logger, name);
         await (raised ?? Task.CompletedTask);
     }
+
+    /// <summary>
+    /// Reserves what an upload of <paramref name="name"/> declares in every quota over it (one that
+    /// declares nothing reserves one file now, and bytes as they arrive); null when no quota applies.
+    /// </summary>
+    internal ValueTask<QuotaHold?> ReserveAsync(string id, string name, long? declared, TimeSpan lifetime, CancellationToken cancellationToken) =>
+        quotas is { IsEnabled: true }
+            ? quotas.ReserveAsync(id, name, declared ?? 0, lifetime, cancellationToken)
+            : ValueTask.FromResult<QuotaHold?>(null);
+
+    /// <summary>The quota hold of an upload that reserved earlier (a session), or null when no quota applies.</summary>
+    internal QuotaHold? ResumeHold(string id, string name, long reserved, TimeSpan lifetime) =>
+        quotas is { IsEnabled: true } ? quotas.Resume(id, name, reserved, lifetime) : null;
 
     [LoggerMessage(EventId = 30, Level = LogLevel.Information, Message = "Stored {Name} ({Size} bytes, replaced: {Replaced})")]
     private static partial void LogStored(ILogger logger, string name, long size, bool replaced);

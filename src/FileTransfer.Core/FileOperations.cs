@@ -16,6 +16,7 @@ namespace FileTransfer.Core;
 /// <param name="contentTypes">The content type of a name.</param>
 /// <param name="options">The storage limits.</param>
 /// <param name="logger">Where stores and deletes are logged.</param>
+/// <param name="quotas">The folders' quotas; null keeps none (a core without a host, in tests).</param>
 /// <param name="events">Where changes are reported; null raises none (a core without a host, in tests).</param>
 /// <param name="hooks">The hooks that may refuse an upload; null asks none.</param>
 public sealed partial class FileOperations(
@@ -23,9 +24,14 @@ public sealed partial class FileOperations(
     IContentTypeMap contentTypes,
     IOptions<StorageOptions> options,
     ILogger<FileOperations> logger,
+    Quotas? quotas = null,
     FileEvents? events = null,
     UploadHooks? hooks = null)
 {
+    // How long a plain upload's quota reservation lives without news (renewed while bytes arrive):
+    // what a server that dies in the middle of an upload holds, at most, of a quota shared with others.
+    private static readonly TimeSpan UploadHoldLifetime = TimeSpan.FromMinutes(30);
+
     internal FileEvents? Events => events;
 
     internal UploadHooks? Hooks => hooks;

@@ -73,8 +73,7 @@ internal sealed class LocalSessionLease : IUploadSessionLease
             _record.Name,
             _store.TargetPath(_record.Name),
             BytesPath,
-            _record.Offset,
-            CreatedFolders);
+            _record.Offset);
         return ValueTask.FromResult<IStagedObject>(staged);
     }
 

@@ -26,7 +26,10 @@ internal sealed record LocalSessionRecord : UploadSessionRecord
     /// <summary>Where the bytes are, relative to the root: a hidden file in the target's folder.</summary>
     public required string BytesPath { get; init; }
 
-    /// <summary>The folders the session created for its name (relative to the root), removed with it when empty.</summary>
+    /// <summary>
+    /// The folders the session created for its name (relative to the root), removed with it when
+    /// empty. Only sessions of earlier versions have any: folders are made at the commit now.
+    /// </summary>
     public IReadOnlyList<string> CreatedFolders { get; init; } = [];
 
     /// <summary>The record at <paramref name="path"/>, or null when there is none (or it is not one of ours).</summary>

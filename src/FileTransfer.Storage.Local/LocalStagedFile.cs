@@ -16,6 +16,7 @@ internal sealed class LocalStagedFile : IStagedObject
     private readonly IReadOnlyList<string> _createdFolders;
     private SafeFileHandle? _file;
     private bool _committed;
+    private bool _session;
 
     internal LocalStagedFile(LocalStorageBackend backend, string name, string targetPath, string tempPath, SafeFileHandle? file, IReadOnlyList<string> createdFolders)
     {
@@ -28,12 +29,13 @@ internal sealed class LocalStagedFile : IStagedObject
     }
 
     /// <summary>
-    /// A file written elsewhere (an upload session's bytes, in the target's folder too), sealed with
-    /// <paramref name="length"/> bytes: the commit renames it like any staged file, and disposing it
-    /// uncommitted deletes it.
+    /// A file written elsewhere (an upload session's bytes, in the target's folder or the nearest
+    /// one of its parents that exists, so on the same file system), sealed with
+    /// <paramref name="length"/> bytes: the commit renames it like any staged file (creating the
+    /// folders the name needs), and disposing it uncommitted leaves it to the session.
     /// </summary>
-    internal static LocalStagedFile Sealed(LocalStorageBackend backend, string name, string targetPath, string path, long length, IReadOnlyList<string> createdFolders) =>
-        new(backend, name, targetPath, path, file: null, createdFolders) { Length = length };
+    internal static LocalStagedFile Sealed(LocalStorageBackend backend, string name, string targetPath, string path, long length) =>
+        new(backend, name, targetPath, path, file: null, createdFolders: []) { Length = length, _session = true };
 
     public string Name { get; }
 
@@ -89,7 +91,7 @@ internal sealed class LocalStagedFile : IStagedObject
     {
         _file?.Dispose();
         _file = null;
-        if (!_committed)
+        if (!_committed && !_session)
         {
             _backend.Discard(TempPath, _createdFolders);
         }

@@ -68,6 +68,13 @@ internal sealed partial class LocalStorageBackend
 
         using (await locks.AcquireAllAsync(staged.Select(s => s.TargetPath), cancellationToken))
         {
+            // Checked again here, under the lock: another write may have made the name a folder, or
+            // a folder in it a file, since the upload began (a rename over a folder would fail).
+            foreach (var file in staged)
+            {
+                RefuseFolderConflicts(file.Name, file.TargetPath);
+            }
+
             var existing = staged.Select(s => Describe(s.Name, s.TargetPath)).ToArray();
             for (var i = 0; i < commits.Count; i++)
             {
@@ -84,8 +91,8 @@ internal sealed partial class LocalStorageBackend
         }
     }
 
-    /// <summary>Deletes the file of <paramref name="name"/> if the preconditions hold; false when there is none.</summary>
-    public async ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    /// <summary>Deletes the file of <paramref name="name"/> if the preconditions hold; returns it, or null when there is none.</summary>
+    public async ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         var fullPath = paths.Resolve(name);
         using (await locks.AcquireAsync(fullPath, cancellationToken))
@@ -93,13 +100,13 @@ internal sealed partial class LocalStorageBackend
             var existing = Describe(name, fullPath);
             if (existing is null)
             {
-                return false;
+                return null;
             }
 
             preconditions.Check(name, existing);
             File.Delete(fullPath);
             digests.Forget(name);
-            return true;
+            return existing;
         }
     }
 
@@ -127,10 +134,13 @@ internal sealed partial class LocalStorageBackend
 
         File.SetLastWriteTimeUtc(staged.TempPath, lastWrite);
         digests.Save(staged.Name, staged.Length, lastWrite, sha256);
+
+        // An upload session's folders are made now, not when it began (no folders for sessions that never complete).
+        CreateFolders(Path.GetDirectoryName(staged.TargetPath)!, staged.Name);
         File.Move(staged.TempPath, staged.TargetPath, overwrite: true);
         staged.MarkCommitted();
         _inProgress.TryRemove(staged.TempPath, out _);
-        return new CommittedObject(Describe(staged.Name, staged.Length, lastWrite) with { Sha256 = sha256 }, existing is not null);
+        return new CommittedObject(Describe(staged.Name, staged.Length, lastWrite) with { Sha256 = sha256 }, existing is not null) { ReplacedSize = existing?.Size ?? 0 };
     }
 
     /// <summary>Removes what a failed upload left: its temporary file and the folders it created.</summary>
@@ -164,6 +174,18 @@ internal sealed partial class LocalStorageBackend
     /// <summary>Creates the folders <paramref name="folder"/> needs, returning those it created; refuses a folder in the name that is a file.</summary>
     internal static List<string> CreateFolders(string folder, string name)
     {
+        var missing = MissingFolders(folder, name);
+        foreach (var path in missing)
+        {
+            Directory.CreateDirectory(path);
+        }
+
+        return missing;
+    }
+
+    /// <summary>The folders <paramref name="folder"/> needs that do not exist yet, outermost first; refuses a folder in the name that is a file.</summary>
+    internal static List<string> MissingFolders(string folder, string name)
+    {
         var missing = new List<string>();
         for (var current = folder; !Directory.Exists(current); current = Path.GetDirectoryName(current)!)
         {
@@ -176,12 +198,18 @@ internal sealed partial class LocalStorageBackend
         }
 
         missing.Reverse();
-        foreach (var path in missing)
+        return missing;
+    }
+
+    /// <summary>Refuses <paramref name="name"/> when it is a folder, or when a folder in it is a file (<see cref="ErrorReason.NameConflict"/>).</summary>
+    internal static void RefuseFolderConflicts(string name, string targetPath)
+    {
+        if (Directory.Exists(targetPath))
         {
-            Directory.CreateDirectory(path);
+            throw Failures.IsFolder(name);
         }
 
-        return missing;
+        MissingFolders(Path.GetDirectoryName(targetPath)!, name);
     }
 
     [LoggerMessage(EventId = 32, Level = LogLevel.Warning, Message = "Could not remove the temporary upload file {TempPath}")]

@@ -14,10 +14,14 @@ internal sealed partial class LocalStorageBackend(
     LocalPaths paths,
     DigestSidecars digests,
     NameLocks locks,
-    ILogger<LocalStorageBackend> logger) : IStorageBackend
+    ILogger<LocalStorageBackend> logger) : IStorageBackend, ILocalFolderBackend
 {
-    public string Location => root.FullPath;
+    // The root with every link on the way to it followed: two spellings of one folder are one store.
+    public string Location => root.CanonicalFullPath ?? root.FullPath;
 
     public ValueTask<bool> IsAvailableAsync(CancellationToken cancellationToken) =>
         ValueTask.FromResult(Directory.Exists(root.FullPath));
+
+    public bool MayServe(string path) =>
+        CanonicalPath.Resolve(Path.GetFullPath(path)) is not { } real || CanonicalPath.IsUnder(real, Location);
 }

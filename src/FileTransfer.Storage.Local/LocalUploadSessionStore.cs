@@ -7,9 +7,10 @@ namespace FileTransfer.Storage.Local;
 /// <summary>
 /// Upload sessions on the local disk. The record of session <c>ID</c> is <c>.ft-uploads/ID.json</c>
 /// (<see cref="LocalSessionRecord"/>); its bytes are a hidden file, <c>.ft-session-ID.part</c>, in the
-/// folder of the name it will be committed as, so that the commit is the same rename as every other
-/// upload's, on the same file system (a folder that is another mount included), and a full volume
-/// refuses the append that does not fit. One writer: <c>.ft-uploads/ID.lock</c>, held with an OS file
+/// folder of the name it will be committed as (or, while that folder does not exist, the nearest of
+/// its parents that does: folders are made at the commit), so that the commit is the same rename as
+/// every other upload's, on the same file system (a folder that is another mount included), and a
+/// full volume refuses the append that does not fit. One writer: <c>.ft-uploads/ID.lock</c>, held with an OS file
 /// lock (flock on Linux, a sharing mode on Windows) by the lease, so that it holds across every
 /// process that shares the root and goes away with a process that dies. The stale-upload sweeper
 /// leaves these names alone (they are not <c>.ft-upload-*.tmp</c>).
@@ -27,13 +28,13 @@ internal sealed class LocalUploadSessionStore(LocalRoot root, LocalPaths paths, 
     public ValueTask CreateAsync(UploadSession session, CancellationToken cancellationToken)
     {
         var targetPath = paths.Resolve(session.Name);
-        if (Directory.Exists(targetPath))
-        {
-            throw Failures.IsFolder(session.Name);
-        }
+        LocalStorageBackend.RefuseFolderConflicts(session.Name, targetPath);
 
+        // No folder is made for a session (the commit makes them): its bytes wait in the nearest
+        // folder of the name that exists, which is on the file system the folders will be on.
         var folder = Path.GetDirectoryName(targetPath)!;
-        var created = LocalStorageBackend.CreateFolders(folder, session.Name);
+        var missing = LocalStorageBackend.MissingFolders(folder, session.Name);
+        folder = missing.Count > 0 ? Path.GetDirectoryName(missing[0])! : folder;
         var bytesPath = Path.Join(folder, $"{BytesPrefix}{session.Id}.part");
         try
         {
@@ -45,17 +46,17 @@ internal sealed class LocalUploadSessionStore(LocalRoot root, LocalPaths paths, 
 
             File.OpenHandle(bytesPath, FileMode.CreateNew, FileAccess.Write, FileShare.None).Dispose();
             Directory.CreateDirectory(_folder);
-            new LocalSessionRecord(session, Relative(bytesPath), [.. created.Select(Relative)]).Write(RecordPath(session.Id));
+            new LocalSessionRecord(session, Relative(bytesPath), []).Write(RecordPath(session.Id));
             return ValueTask.CompletedTask;
         }
         catch (IOException ex) when (LocalStorageBackend.IsDiskFull(ex))
         {
-            backend.Discard(bytesPath, created);
+            backend.Discard(bytesPath, []);
             throw Failures.StorageFull(ex);
         }
         catch
         {
-            backend.Discard(bytesPath, created);
+            backend.Discard(bytesPath, []);
             throw;
         }
     }

@@ -35,7 +35,7 @@ internal sealed class AbandonedUploadSweeper(
             {
                 await SweepAsync(time.GetUtcNow() - Age, stoppingToken);
             }
-            catch (Exception ex) when (ex is FileTransferException || S3Failures.IsStoreFailureOrError(ex, stoppingToken))
+            catch (Exception ex) when (ex is FileTransferException or StorageReadException)
             {
                 Log.SweepFailed(logger, ex);
             }

@@ -2,6 +2,8 @@ using System.Security.Cryptography;
 using System.Text;
 using Amazon.Runtime;
 using Amazon.S3;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Storage.S3;
@@ -10,7 +12,8 @@ namespace FileTransfer.Storage.S3;
 /// The bucket and how names map to keys: a file's key is the prefix and its name, nothing else
 /// (names reach the backend already checked against the core's rules). The server's own objects
 /// (leases, digests) live under the reserved <c>.ft-</c> area of the prefix, which no name can
-/// reach and no listing shows. Holds the one S3 client of the process.
+/// reach and no listing shows. Holds the one S3 client of the process, and the clean-up that waits
+/// for the store to answer again (<see cref="Cleanup"/>).
 /// </summary>
 internal sealed class BucketClient : IDisposable
 {
@@ -23,8 +26,9 @@ internal sealed class BucketClient : IDisposable
     private readonly AmazonS3Client _client;
     private readonly AmazonS3Client _presigner;
 
-    public BucketClient(IOptions<S3StorageOptions> options)
+    public BucketClient(IOptions<S3StorageOptions> options, ILogger<BucketClient>? logger = null)
     {
+        Cleanup = new CleanupQueue((ILogger?)logger ?? NullLogger.Instance);
         var settings = options.Value;
         Name = settings.Bucket!;
         Prefix = NormalizePrefix(settings.Prefix);
@@ -36,6 +40,39 @@ internal sealed class BucketClient : IDisposable
     }
 
     public IAmazonS3 Client => _client;
+
+    /// <summary>What the store could not take while it failed, tried again once it answers.</summary>
+    public CleanupQueue Cleanup { get; }
+
+    /// <summary>
+    /// Puts <paramref name="request"/> only if the key holds no object (<paramref name="ifMatch"/> null:
+    /// <c>If-None-Match: *</c>) or exactly the version <paramref name="ifMatch"/>; returns the new ETag,
+    /// or null when the condition failed. RGW honours both on PutObject, atomically: of two writers
+    /// that read the same version, exactly one succeeds (what the leases and quota records rest on).
+    /// </summary>
+    public async Task<string?> TryPutAsync(Amazon.S3.Model.PutObjectRequest request, string? ifMatch, CancellationToken cancellationToken)
+    {
+        if (ifMatch is null)
+        {
+            request.IfNoneMatch = "*";
+        }
+        else
+        {
+            request.IfMatch = S3ETags.Bare(ifMatch); // RGW 16 matches If-Match on PutObject only unquoted
+        }
+
+        try
+        {
+            var response = await _client.PutObjectAsync(request, cancellationToken);
+            return S3ETags.Quoted(response.ETag);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
+        {
+            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
+            // 404 on If-Match: the object was removed meanwhile, so the version is not there.
+            return null;
+        }
+    }
 
     /// <summary>Signs URLs for the store's address as clients reach it (it never sends a request).</summary>
     public IAmazonS3 Presigner => _presigner;
@@ -82,10 +119,12 @@ internal sealed class BucketClient : IDisposable
     /// <summary>
     /// A client as every S3 call of the backend needs it: path-style addressing (RGW and most
     /// self-hosted stores have no virtual-host DNS), checksums only where an operation requires one
-    /// (RGW 16 refuses the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch).
+    /// (RGW 16 refuses the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch), and
+    /// every call bounded by <see cref="S3StorageOptions.TimeoutSeconds"/>, its failures mapped once
+    /// (<see cref="StoreCallHandler"/>).
     /// </summary>
     public static AmazonS3Client CreateClient(Uri endpoint, S3StorageOptions settings) =>
-        new(
+        new StoreClient(
             new BasicAWSCredentials(settings.AccessKey, settings.SecretKey),
             new AmazonS3Config
             {
@@ -95,11 +134,26 @@ internal sealed class BucketClient : IDisposable
                 UseHttp = endpoint.Scheme == Uri.UriSchemeHttp,
                 RequestChecksumCalculation = RequestChecksumCalculation.WHEN_REQUIRED,
                 ResponseChecksumValidation = ResponseChecksumValidation.WHEN_REQUIRED,
+
+                // One attempt never outlives the call's deadline (the SDK's default is 100 s per attempt).
+                Timeout = settings.Timeout,
             });
 
     public void Dispose()
     {
+        Cleanup.Dispose();
         _client.Dispose();
         _presigner.Dispose();
+    }
+
+    // The SDK builds its pipeline in the base constructor, from the configuration already set: the
+    // deadline comes from there, not from a field of this class (not yet assigned at that point).
+    private sealed class StoreClient(AWSCredentials credentials, AmazonS3Config config) : AmazonS3Client(credentials, config)
+    {
+        protected override void CustomizeRuntimePipeline(Amazon.Runtime.Internal.RuntimePipeline pipeline)
+        {
+            base.CustomizeRuntimePipeline(pipeline);
+            pipeline.AddHandler(new StoreCallHandler(Config.Timeout ?? TimeSpan.FromSeconds(S3StorageOptions.DefaultTimeoutSeconds)));
+        }
     }
 }

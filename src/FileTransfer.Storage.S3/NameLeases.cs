@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
 using Amazon.S3;
@@ -32,6 +33,10 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
 
     // Which process wrote a lease: for people reading the bucket, not for the protocol.
     private readonly string _owner = Guid.NewGuid().ToString("N")[..12];
+
+    // Leases this process gave back while the store failed, by key: released again once it answers,
+    // or taken back by the next writer here (the same process), which then needs no waiting.
+    private readonly ConcurrentDictionary<string, NameLease> _unreleased = new(StringComparer.Ordinal);
 
     public TimeSpan Duration => options.Value.LeaseDuration;
 
@@ -135,6 +140,27 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
     private async Task<(NameLease? Taken, bool HeldByOther)> TryTakeAsync(string name, string key, CancellationToken cancellationToken)
     {
         var now = Now;
+        if (_unreleased.TryRemove(key, out var ours))
+        {
+            // Never released: renewed in place (If-Match on its ETag), unless another took it over meanwhile.
+            string? renewed;
+            try
+            {
+                renewed = await TryWriteAsync(key, name, now + Duration, ours.ETag, cancellationToken);
+            }
+            catch
+            {
+                _unreleased.TryAdd(key, ours);
+                throw;
+            }
+
+            if (renewed is not null)
+            {
+                Log.LeaseTakenBack(logger, name);
+                return (new NameLease(name, key, renewed, now + Duration), false);
+            }
+        }
+
         if (await TryWriteAsync(key, name, now + Duration, ifMatch: null, cancellationToken) is { } created)
         {
             return (new NameLease(name, key, created, now + Duration), false);
@@ -198,24 +224,57 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
     /// left: nobody can have taken it over); otherwise marked expired with <c>If-Match</c> on its ETag,
     /// so that a lease someone else took over meanwhile is never removed under them.
     /// </summary>
-    internal async Task ReleaseAsync(NameLease lease)
+    /// <remarks>
+    /// A store that fails meanwhile gets the release again once it answers (<see cref="BucketClient.Cleanup"/>);
+    /// until then the next writer of this process takes the lease back at once, and other replicas
+    /// wait for the release or the lease's expiry.
+    /// </remarks>
+    /// <param name="lease">The lease.</param>
+    /// <param name="tryNow">False when the store has just failed its holder: the release is only queued.</param>
+    internal async Task ReleaseAsync(NameLease lease, bool tryNow = true)
     {
-        // Not the request's token: a client that went away must not leave the name locked.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-        try
+        if (tryNow)
         {
-            if (lease.Expires - Now > SafetyMargin)
+            try
             {
-                await bucket.Client.DeleteObjectAsync(bucket.Name, lease.Key, timeout.Token);
+                await ReleaseNowAsync(lease);
+                return;
             }
-            else if (await TryWriteAsync(lease.Key, lease.Name, DateTimeOffset.UnixEpoch, lease.ETag, timeout.Token) is null)
+            catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
             {
-                Log.LeaseLost(logger, lease.Name);
+                Log.LeaseReleaseFailed(logger, lease.Name, ex);
             }
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, CancellationToken.None))
+
+        _unreleased[lease.Key] = lease;
+        bucket.Cleanup.Add($"release of the write lease of {lease.Name}", async () =>
         {
-            Log.LeaseReleaseFailed(logger, lease.Name, ex);
+            // Taken back meanwhile: that writer releases it.
+            if (_unreleased.TryRemove(new KeyValuePair<string, NameLease>(lease.Key, lease)))
+            {
+                try
+                {
+                    await ReleaseNowAsync(lease);
+                }
+                catch (Exception failed) when (S3Failures.IsUnavailable(failed))
+                {
+                    _unreleased.TryAdd(lease.Key, lease);
+                    throw;
+                }
+            }
+        });
+    }
+
+    // Not the request's token: a client that went away must not leave the name locked.
+    private async Task ReleaseNowAsync(NameLease lease)
+    {
+        if (lease.Expires - Now > SafetyMargin)
+        {
+            await bucket.Client.DeleteObjectAsync(bucket.Name, lease.Key, CancellationToken.None);
+        }
+        else if (await TryWriteAsync(lease.Key, lease.Name, DateTimeOffset.UnixEpoch, lease.ETag, CancellationToken.None) is null)
+        {
+            Log.LeaseLost(logger, lease.Name);
         }
     }
 
@@ -229,26 +288,7 @@ internal sealed partial class NameLeases(BucketClient bucket, IOptions<S3Storage
             ContentBody = string.Create(CultureInfo.InvariantCulture, $"{expires.ToUnixTimeMilliseconds()} {_owner} {name}\n"),
             ContentType = "text/plain; charset=utf-8",
         };
-        if (ifMatch is null)
-        {
-            request.IfNoneMatch = "*";
-        }
-        else
-        {
-            request.IfMatch = S3ETags.Bare(ifMatch); // RGW 16 matches If-Match on PutObject only unquoted
-        }
-
-        try
-        {
-            var response = await bucket.Client.PutObjectAsync(request, cancellationToken);
-            return S3ETags.Quoted(response.ETag);
-        }
-        catch (AmazonS3Exception ex) when (S3Failures.IsPreconditionFailed(ex) || ex.StatusCode == System.Net.HttpStatusCode.Conflict || (ifMatch is not null && S3Failures.IsNotFound(ex)))
-        {
-            // 412: the condition failed; 409: S3's answer to two conditional writes of one key at once;
-            // 404 on If-Match: the lease was released (by whoever took it over), so it is not ours.
-            return null;
-        }
+        return await bucket.TryPutAsync(request, ifMatch, cancellationToken);
     }
 
     /// <summary>The lease as stored: its ETag and expiry (an unreadable one counts as expired), or null when there is none.</summary>

@@ -27,7 +27,7 @@ internal sealed class S3BucketStartup(BucketClient bucket, TimeProvider time, IL
                 Log.UsingBucket(logger, bucket.Location);
                 return;
             }
-            catch (Exception ex) when (IsNotReady(ex, cancellationToken) && time.GetUtcNow() < giveUp)
+            catch (Exception ex) when (IsNotReady(ex) && time.GetUtcNow() < giveUp)
             {
                 Log.StoreNotReady(logger, bucket.Location, attempt, ex);
                 await Task.Delay(TimeSpan.FromSeconds(1), time, cancellationToken);
@@ -58,7 +58,7 @@ internal sealed class S3BucketStartup(BucketClient bucket, TimeProvider time, IL
     }
 
     // Refused credentials or a bucket owned by someone else will not get better by waiting.
-    private static bool IsNotReady(Exception exception, CancellationToken cancellationToken) =>
-        S3Failures.IsStoreFailure(exception, cancellationToken)
-        && exception is not AmazonS3Exception { StatusCode: HttpStatusCode.Forbidden or HttpStatusCode.Conflict or HttpStatusCode.BadRequest };
+    private static bool IsNotReady(Exception exception) =>
+        S3Failures.IsUnavailable(exception)
+        && exception.InnerException is not AmazonS3Exception { StatusCode: HttpStatusCode.Forbidden or HttpStatusCode.Conflict or HttpStatusCode.BadRequest };
 }

@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Amazon.S3;
 using Amazon.S3.Model;
+using FileTransfer.Core;
 using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Storage.S3;
@@ -97,12 +98,11 @@ internal sealed class S3Digests(BucketClient bucket, ILogger<S3Digests> logger)
     {
         _cache.TryRemove((name, etag), out _);
         var key = KeyOf(name, etag);
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         try
         {
-            await bucket.Client.DeleteObjectAsync(bucket.Name, key, timeout.Token);
+            await bucket.Client.DeleteObjectAsync(bucket.Name, key, CancellationToken.None);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, CancellationToken.None))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
             Log.DigestForgetFailed(logger, key, ex);
         }

@@ -45,17 +45,19 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
         {
             throw new VersionGoneException(Object.Name, Object.ETag, ex);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
-            throw new IOException($"The object store failed while reading '{Object.Name}'.", ex);
+            // An IOException, as the contract says, that carries the refusal.
+            throw new StorageReadException(ex.Message, ex);
         }
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     /// <summary>
-    /// The body of one ranged GET: exactly <c>count</c> bytes, or an <see cref="IOException"/> when the
-    /// connection ends early or breaks. Disposing it releases the response (and its connection).
+    /// The body of one ranged GET: exactly <c>count</c> bytes, or a <see cref="StorageReadException"/>
+    /// when the store ends it early, breaks it or stops sending (the client's <see cref="StoreBodyStream"/>
+    /// says which). Disposing it releases the response (and its connection).
     /// </summary>
     private sealed class BodyStream(GetObjectResponse response, string name, long count) : ReadOnlyStream
     {
@@ -69,14 +71,7 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
                 return 0;
             }
 
-            try
-            {
-                return Advance(_body.Read(buffer[..Wanted(buffer.Length)]));
-            }
-            catch (Exception ex) when (ex is not IOException and not OperationCanceledException)
-            {
-                throw Broken(ex);
-            }
+            return Advance(_body.Read(buffer[..Wanted(buffer.Length)]));
         }
 
         // Pooled: a download calls this once per block.
@@ -88,14 +83,7 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
                 return 0;
             }
 
-            try
-            {
-                return Advance(await _body.ReadAsync(buffer[..Wanted(buffer.Length)], cancellationToken));
-            }
-            catch (Exception ex) when (ex is not IOException and not OperationCanceledException)
-            {
-                throw Broken(ex);
-            }
+            return Advance(await _body.ReadAsync(buffer[..Wanted(buffer.Length)], cancellationToken));
         }
 
         protected override void Dispose(bool disposing)
@@ -114,13 +102,11 @@ internal sealed class S3OpenedObject(BucketClient bucket, string key, StoredObje
         {
             if (read == 0)
             {
-                throw new IOException($"The object store ended '{name}' {_remaining} bytes early.");
+                throw new StorageReadException($"The object store ended '{name}' {_remaining} bytes early. Try again.");
             }
 
             _remaining -= read;
             return read;
         }
-
-        private IOException Broken(Exception inner) => new($"The object store failed while sending '{name}'.", inner);
     }
 }

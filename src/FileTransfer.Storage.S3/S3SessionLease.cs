@@ -27,7 +27,8 @@ internal sealed class S3SessionLease : IUploadSessionLease
     private bool _tailLoaded;
     private bool _changed;
     private bool _broken;
-    private string? _handedOver;
+    private bool _storeFailed;
+    private UploadSession? _unsaved;
 
     public S3SessionLease(S3UploadSessionStore store, S3SessionRecord record, NameLease lease)
     {
@@ -54,14 +55,16 @@ internal sealed class S3SessionLease : IUploadSessionLease
             throw new InvalidOperationException("A write failed after sending a part: only a new lease goes on from the saved state.");
         }
 
+        ThrowIfStoreFailed();
         try
         {
             await _store.Leases.KeepAsync(_lease, cancellationToken);
             await LoadTailAsync(cancellationToken);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        catch (Exception ex)
         {
-            throw S3Failures.Unavailable(ex);
+            NoteFailure(ex);
+            throw;
         }
 
         var filledBefore = _filled;
@@ -83,6 +86,8 @@ internal sealed class S3SessionLease : IUploadSessionLease
         }
         catch (Exception ex)
         {
+            NoteFailure(ex);
+
             // Nothing sent yet: the buffer still holds what it held, and the write counts for nothing.
             // Once a part went up, earlier bytes left the buffer: only the saved state is certain.
             if (_parts.Count == partsBefore)
@@ -94,11 +99,6 @@ internal sealed class S3SessionLease : IUploadSessionLease
                 _broken = true;
             }
 
-            if (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
-            {
-                throw S3Failures.Unavailable(ex);
-            }
-
             throw;
         }
     }
@@ -107,6 +107,8 @@ internal sealed class S3SessionLease : IUploadSessionLease
     {
         try
         {
+            _unsaved = null;
+            ThrowIfStoreFailed();
             await _store.Leases.KeepAsync(_lease, cancellationToken);
             var previousTail = _record.TailKey;
             S3SessionRecord record;
@@ -143,73 +145,111 @@ internal sealed class S3SessionLease : IUploadSessionLease
 
             return Session;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        catch (Exception ex) when (S3Failures.IsUnavailable(ex) || ex is StorageReadException)
         {
-            throw S3Failures.Unavailable(ex);
+            // Kept to be saved once the store answers, if the lease ends before (see DisposeAsync).
+            NoteFailure(ex);
+            _unsaved = session;
+            throw;
         }
     }
 
     public async ValueTask<IStagedObject> HandOverAsync(CancellationToken cancellationToken)
     {
-        try
+        await _store.Leases.KeepAsync(_lease, cancellationToken);
+        await KeepUpToAsync(_record.Offset, cancellationToken);
+        if (_parts.Count == 0)
         {
-            await _store.Leases.KeepAsync(_lease, cancellationToken);
-            await KeepUpToAsync(_record.Offset, cancellationToken);
-            if (_parts.Count == 0)
-            {
-                // Never filled a part: one PutObject of the tail at the commit, as for any small upload.
-                var buffer = _buffer;
-                _buffer = null;
-                return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, null, [], buffer, _filled, _record.Offset);
-            }
-
-            if (_filled > 0)
-            {
-                await UploadPartAsync(cancellationToken); // the tail is the last part, which may be short
-            }
-
-            // The staged object owns the upload now: its commit completes it, its disposal aborts it.
-            _handedOver = _uploadId;
-            return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
+            // Never filled a part: one PutObject of the tail at the commit, as for any small upload.
+            var buffer = _buffer;
+            _buffer = null;
+            return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, null, [], buffer, _filled, _record.Offset);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+
+        if (_filled > 0)
         {
-            throw S3Failures.Unavailable(ex);
+            await UploadPartAsync(cancellationToken); // the tail is the last part, which may be short
         }
+
+        // Its commit completes the upload; should the commit fail, the upload stays the session's.
+        return S3StagedObject.Resumed(_store.Backend, _record.Name, _key, _uploadId, [.. _parts.Select(p => new PartETag(p.Number, p.ETag))], null, 0, _record.Offset);
     }
 
     public async ValueTask DeleteAsync(CancellationToken cancellationToken)
     {
         ReturnBuffer();
-        try
-        {
-            // The bytes first, the record last: a failure in between leaves a record that a later
-            // delete (the sweeper's) finds again, never bytes that no record names.
-            foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal).Where(id => id != _handedOver))
-            {
-                await _store.Backend.AbortAsync(_key, uploadId);
-            }
+        _unsaved = null;
 
-            var recordKey = _store.RecordKey(_record.Id);
-            foreach (var key in (await _store.KeysOfAsync(_record.Id, cancellationToken)).Where(k => k != recordKey))
-            {
-                await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, cancellationToken);
-            }
-
-            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, recordKey, cancellationToken);
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
+        // The bytes first, the record last: a failure in between leaves a record that a later
+        // delete (the sweeper's) finds again, never bytes that no record names.
+        foreach (var uploadId in new[] { _uploadId, _record.UploadId }.OfType<string>().Distinct(StringComparer.Ordinal))
         {
-            throw S3Failures.Unavailable(ex);
+            await _store.Backend.AbortAsync(_key, uploadId);
         }
+
+        var recordKey = _store.RecordKey(_record.Id);
+        foreach (var key in (await _store.KeysOfAsync(_record.Id, cancellationToken)).Where(k => k != recordKey))
+        {
+            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, cancellationToken);
+        }
+
+        await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, recordKey, cancellationToken);
     }
 
+    /// <summary>
+    /// Ends the lease. Bytes written but not saved need no undoing: the record does not name them.
+    /// A save the store failed (the request was cut by an outage) is not given up, though: the lease
+    /// stays held with its buffer, within the backend's budget for held bytes, and the save runs
+    /// again once the store answers (or at once when the session's client is back here first),
+    /// then the lease is released. A store that is only briefly away then loses nothing that reached
+    /// it, and the same client resumes at once.
+    /// </summary>
     public async ValueTask DisposeAsync()
     {
-        // Bytes written but not saved need no undoing: the record does not name them.
+        if (_unsaved is { } unsaved && !_broken && _store.Backend.TryHold(_buffer?.Length ?? 0))
+        {
+            var held = _buffer?.Length ?? 0;
+            Log.SessionSaveHeld(_store.Logger, _record.Id, _filled);
+            _store.Bucket.Cleanup.Add(S3UploadSessionStore.CleanupKey(_record.Id), () => SaveHeldAsync(unsaved, held));
+            return;
+        }
+
+        ReturnBuffer();
+        await _store.Leases.ReleaseAsync(_lease, tryNow: !_storeFailed);
+    }
+
+    // The save of a lease that ended while the store failed: tried until the store answers (its
+    // failure keeps it queued), given up when anything else goes wrong (the lease taken over by then).
+    private async Task SaveHeldAsync(UploadSession unsaved, int held)
+    {
+        try
+        {
+            _storeFailed = false;
+            await SaveAsync(unsaved, CancellationToken.None);
+        }
+        catch (Exception ex) when (!S3Failures.IsUnavailable(ex) && ex is not StorageReadException)
+        {
+            // Not the store (the lease was taken over meanwhile): the saved state stays what it was.
+        }
+
+        _unsaved = null;
+        _store.Backend.ReleaseHeld(held);
         ReturnBuffer();
         await _store.Leases.ReleaseAsync(_lease);
     }
+
+    // Once the store failed under this lease, the request's later steps (the saves of a cut request)
+    // fail at once instead of each waiting out the store's deadline again; the save is kept for when it answers.
+    private void ThrowIfStoreFailed()
+    {
+        if (_storeFailed)
+        {
+            throw Failures.Unavailable("The object store failed during this request; what reached it is saved once it answers again.");
+        }
+    }
+
+    private void NoteFailure(Exception exception) =>
+        _storeFailed |= S3Failures.IsUnavailable(exception) || exception is StorageReadException;
 
     /// <summary>
     /// Drops what was written past <paramref name="offset"/>: within the buffer, by shortening it;
@@ -295,12 +335,11 @@ internal sealed class S3SessionLease : IUploadSessionLease
     // A tail the record no longer names; one left behind goes with the session's delete.
     private async Task TryDeleteAsync(string key)
     {
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         try
         {
-            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, timeout.Token);
+            await _store.Bucket.Client.DeleteObjectAsync(_store.Bucket.Name, key, CancellationToken.None);
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, CancellationToken.None))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
             Log.SessionTailDeleteFailed(_store.Logger, key, ex);
         }

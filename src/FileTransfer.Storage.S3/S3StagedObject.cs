@@ -25,6 +25,8 @@ internal sealed class S3StagedObject : IStagedObject
     private int _held;
     private bool _sealed;
     private bool _committed;
+    private bool _storeFailed;
+    private bool _session;
 
     public S3StagedObject(S3StorageBackend backend, string name, string key, int partSize, long? declaredLength)
     {
@@ -38,7 +40,8 @@ internal sealed class S3StagedObject : IStagedObject
     /// <summary>
     /// The saved bytes of an upload session, sealed for the commit: the parts of its multipart upload,
     /// or, when it never filled a part, <paramref name="buffer"/> (pooled; now this object's) for a
-    /// single PutObject. The commit then works exactly as for a streamed upload.
+    /// single PutObject. The commit then works exactly as for a streamed upload; disposed uncommitted,
+    /// the multipart upload stays the session's (its delete aborts it).
     /// </summary>
     internal static S3StagedObject Resumed(S3StorageBackend backend, string name, string key, string? uploadId, IReadOnlyList<PartETag> parts, byte[]? buffer, int filled, long length)
     {
@@ -48,6 +51,7 @@ internal sealed class S3StagedObject : IStagedObject
             _buffer = buffer,
             _filled = filled,
             _sealed = true,
+            _session = true,
         };
         staged._parts.AddRange(parts);
         staged.Length = length;
@@ -127,10 +131,13 @@ internal sealed class S3StagedObject : IStagedObject
     public async ValueTask DisposeAsync()
     {
         ReturnBuffer();
-        if (!_committed && UploadId is { } uploadId)
+        if (!_committed && !_session && UploadId is { } uploadId)
         {
             UploadId = null;
-            await _backend.AbortAsync(Key, uploadId);
+
+            // A store that just failed this write is not asked again now (the client would wait out its
+            // deadline once more): the abort waits until it answers.
+            await _backend.AbortAsync(Key, uploadId, tryNow: !_storeFailed);
         }
     }
 
@@ -156,11 +163,19 @@ internal sealed class S3StagedObject : IStagedObject
 
     private async Task UploadPartAsync(CancellationToken cancellationToken)
     {
-        UploadId ??= await _backend.StartMultipartAsync(Key, cancellationToken);
-        var number = _parts.Count + 1;
-        var etag = await _backend.UploadPartAsync(Key, UploadId, number, _buffer.AsMemory(0, _filled), cancellationToken);
-        _parts.Add(new PartETag(number, etag));
-        _filled = 0;
+        try
+        {
+            UploadId ??= await _backend.StartMultipartAsync(Key, cancellationToken);
+            var number = _parts.Count + 1;
+            var etag = await _backend.UploadPartAsync(Key, UploadId, number, _buffer.AsMemory(0, _filled), cancellationToken);
+            _parts.Add(new PartETag(number, etag));
+            _filled = 0;
+        }
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
+        {
+            _storeFailed = true;
+            throw;
+        }
     }
 
     private void ReturnBuffer()

@@ -39,4 +39,21 @@ internal sealed partial class S3StorageBackend : IDirectDownloads
         };
         return new DirectDownload(new Uri(bucket.Presigner.GetPreSignedURL(presign)), expires);
     }
+
+    /// <summary>
+    /// What Ceph RGW 16 decides right on a GET (measured; the table in docs/s3.md, checked by
+    /// <c>CephRgwPresignedUrlTests</c>): <c>If-Modified-Since</c> and <c>If-Unmodified-Since</c>, and
+    /// <c>If-Match</c> / <c>If-None-Match</c> with one strong entity tag. It ignores <c>If-Range</c> (a
+    /// stale one still gets 206), answers a list of tags or <c>*</c> in <c>If-Match</c> with 412 even
+    /// when one matches, and ignores a list, <c>*</c> or a weak tag in <c>If-None-Match</c>. The server
+    /// cannot tell which store it talks to, so it assumes no more than that of any.
+    /// </summary>
+    public bool Honours(ForwardedConditions conditions) => StoreHonours(conditions);
+
+    /// <inheritdoc cref="Honours"/>
+    internal static bool StoreHonours(ForwardedConditions conditions) =>
+        !conditions.IfRange && AtMostOneStrongTag(conditions.IfMatch) && AtMostOneStrongTag(conditions.IfNoneMatch);
+
+    private static bool AtMostOneStrongTag(IReadOnlyList<string> tags) =>
+        tags.Count == 0 || (tags.Count == 1 && tags[0] is { Length: >= 2 } tag && tag[0] == '"' && tag[^1] == '"' && tag.IndexOf('"', 1) == tag.Length - 1);
 }

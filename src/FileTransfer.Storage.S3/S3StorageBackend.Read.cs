@@ -15,14 +15,7 @@ internal sealed partial class S3StorageBackend
 
     public async ValueTask<StoredObject?> StatAsync(string name, CancellationToken cancellationToken)
     {
-        try
-        {
-            return bucket.KeyOf(name) is { } key && await HeadAsync(key, cancellationToken) is { } head ? Describe(name, head) : null;
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
+        return bucket.KeyOf(name) is { } key && await HeadAsync(key, cancellationToken) is { } head ? Describe(name, head) : null;
     }
 
     /// <summary>
@@ -31,21 +24,14 @@ internal sealed partial class S3StorageBackend
     /// </summary>
     public async ValueTask<IOpenedObject?> OpenAsync(string name, CancellationToken cancellationToken)
     {
-        try
+        if (bucket.KeyOf(name) is not { } key || await HeadAsync(key, cancellationToken) is not { } head)
         {
-            if (bucket.KeyOf(name) is not { } key || await HeadAsync(key, cancellationToken) is not { } head)
-            {
-                return null;
-            }
+            return null;
+        }
 
-            var version = Describe(name, head);
-            var sha256 = version.Sha256 ?? await digests.FindAsync(name, version.ETag, cancellationToken);
-            return new S3OpenedObject(bucket, key, version with { Sha256 = sha256 });
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
+        var version = Describe(name, head);
+        var sha256 = version.Sha256 ?? await digests.FindAsync(name, version.ETag, cancellationToken);
+        return new S3OpenedObject(bucket, key, version with { Sha256 = sha256 });
     }
 
     /// <summary>
@@ -54,18 +40,6 @@ internal sealed partial class S3StorageBackend
     /// other programs put in the bucket) are passed over; the cursor is the last key examined.
     /// </summary>
     public async ValueTask<ObjectPage> ListAsync(ListRequest request, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await ListPageAsync(request, cancellationToken);
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
-    }
-
-    private async Task<ObjectPage> ListPageAsync(ListRequest request, CancellationToken cancellationToken)
     {
         var found = new List<StoredObject>();
         var nameBytes = 0;

@@ -9,21 +9,14 @@ internal sealed partial class S3StorageBackend
     /// <summary>
     /// Refuses what a disk would refuse before any byte arrives, so that both backends agree on
     /// folders: a name that is a folder (some key lies below it) or lies below a file. S3 itself
-    /// would hold both "a" and "a/b". The check is not atomic with the commit (a concurrent upload of
-    /// "a" and "a/b" can store both); every listing, read and delete still works on such a pair.
+    /// would hold both "a" and "a/b". The commit checks again under the name's lease; two uploads of
+    /// "a" and "a/b" committing at the same instant (different leases) can still store both, and
+    /// every listing, read and delete still works on such a pair.
     /// </summary>
     public async ValueTask<IStagedObject> StageAsync(string name, long? declaredLength, CancellationToken cancellationToken)
     {
         var key = bucket.KeyOf(name) ?? throw TooLong();
-        try
-        {
-            await RefuseFolderConflictsAsync(name, key, cancellationToken);
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
-
+        await RefuseFolderConflictsAsync(name, key, cancellationToken);
         return new S3StagedObject(this, name, key, PartSizes.For(storage.Value.MaxFileSizeBytes), declaredLength);
     }
 
@@ -37,70 +30,61 @@ internal sealed partial class S3StorageBackend
     public async ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken)
     {
         var staged = commits.Select(c => (S3StagedObject)c.Staged).ToArray();
-        try
+        await using var held = await leases.AcquireAsync(staged.Select(s => s.Name), cancellationToken);
+        var existing = new StoredObject?[staged.Length];
+        for (var i = 0; i < staged.Length; i++)
         {
-            await using var held = await leases.AcquireAsync(staged.Select(s => s.Name), cancellationToken);
-            var existing = new StoredObject?[staged.Length];
-            for (var i = 0; i < staged.Length; i++)
-            {
-                existing[i] = await CurrentAsync(staged[i].Name, staged[i].Key, cancellationToken);
-            }
-
-            for (var i = 0; i < staged.Length; i++)
-            {
-                commits[i].Preconditions.Check(staged[i].Name, existing[i]);
-            }
-
-            var results = new CommittedObject[staged.Length];
-            for (var i = 0; i < staged.Length; i++)
-            {
-                var stored = await CompleteAsync(staged[i], commits[i], existing[i], held, cancellationToken);
-                results[i] = new CommittedObject(stored.Object, stored.Replaced is not null);
-                // A version whose digest was not in its metadata may have a record, which now names nothing.
-                if (stored.Replaced is { Sha256: null } replaced && replaced.ETag != stored.Object.ETag)
-                {
-                    await digests.ForgetAsync(replaced.Name, replaced.ETag);
-                }
-            }
-
-            return results;
+            // Folders again, under the lease, alongside the current version: another write may
+            // have put a key below the name, or stored a folder of it as a file, since it began.
+            var conflicts = RefuseFolderConflictsAsync(staged[i].Name, staged[i].Key, cancellationToken);
+            var current = CurrentAsync(staged[i].Name, staged[i].Key, cancellationToken);
+            await Task.WhenAll(conflicts, current);
+            existing[i] = await current;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+
+        for (var i = 0; i < staged.Length; i++)
         {
-            throw S3Failures.Unavailable(ex);
+            commits[i].Preconditions.Check(staged[i].Name, existing[i]);
         }
+
+        var results = new CommittedObject[staged.Length];
+        for (var i = 0; i < staged.Length; i++)
+        {
+            var stored = await CompleteAsync(staged[i], commits[i], existing[i], held, cancellationToken);
+            results[i] = new CommittedObject(stored.Object, stored.Replaced is not null) { ReplacedSize = stored.Replaced?.Size ?? 0 };
+            // A version whose digest was not in its metadata may have a record, which now names nothing.
+            if (stored.Replaced is { Sha256: null } replaced && replaced.ETag != stored.Object.ETag)
+            {
+                await digests.ForgetAsync(replaced.Name, replaced.ETag);
+            }
+        }
+
+        return results;
     }
 
     /// <summary>Removes the current version if <paramref name="preconditions"/> hold, under the name's lease (RGW ignores If-Match on DeleteObject).</summary>
-    public async ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public async ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         if (bucket.KeyOf(name) is not { } key)
         {
-            return false;
+            return null;
         }
 
-        try
+        await using var held = await leases.AcquireAsync([name], cancellationToken);
+        if (await CurrentAsync(name, key, cancellationToken) is not { } existing)
         {
-            await using var held = await leases.AcquireAsync([name], cancellationToken);
-            if (await CurrentAsync(name, key, cancellationToken) is not { } existing)
-            {
-                return false;
-            }
-
-            preconditions.Check(name, existing);
-            await held.RenewIfNeededAsync(cancellationToken);
-            await bucket.Client.DeleteObjectAsync(bucket.Name, key, cancellationToken);
-            if (existing.Sha256 is null)
-            {
-                await digests.ForgetAsync(name, existing.ETag);
-            }
-
-            return true;
+            return null;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+
+        preconditions.Check(name, existing);
+        await held.RenewIfNeededAsync(cancellationToken);
+        await bucket.Client.DeleteObjectAsync(bucket.Name, key, cancellationToken);
+        if (existing.Sha256 is null)
         {
-            throw S3Failures.Unavailable(ex);
+            await digests.ForgetAsync(name, existing.ETag);
         }
+
+        return existing;
     }
 
     /// <summary>Keeps a digest the core computed as that version's record, unless the name holds another version by now.</summary>
@@ -113,7 +97,7 @@ internal sealed partial class S3StorageBackend
                 await digests.SaveAsync(version.Name, version.ETag, sha256, cancellationToken);
             }
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
             // The digest saves a later request work; it is never a reason to fail this one.
             Log.DigestSaveFailed(logger, version.Name, version.ETag, ex);

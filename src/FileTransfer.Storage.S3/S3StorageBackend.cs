@@ -46,7 +46,7 @@ internal sealed partial class S3StorageBackend(
             await bucket.Client.HeadBucketAsync(new HeadBucketRequest { BucketName = bucket.Name }, cancellationToken);
             return true;
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, cancellationToken))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
             return false;
         }
@@ -86,22 +86,50 @@ internal sealed partial class S3StorageBackend(
         return uploaded.ETag;
     }
 
-    /// <summary>Aborts a multipart upload that will not be committed; a failure is left to the sweep.</summary>
-    internal async Task AbortAsync(string key, string uploadId)
+    /// <summary>
+    /// Aborts a multipart upload that will not be committed. A store that fails meanwhile (the usual
+    /// reason a write is cut) gets the abort again once it answers (<see cref="BucketClient.Cleanup"/>),
+    /// not only at the next sweep: an outage would otherwise leave a part-size buffer's worth of
+    /// invisible bytes per cut write for a day.
+    /// </summary>
+    /// <param name="key">The upload's key.</param>
+    /// <param name="uploadId">The upload.</param>
+    /// <param name="tryNow">False when the store has just failed this write: the abort is only queued.</param>
+    internal async Task AbortAsync(string key, string uploadId, bool tryNow = true)
     {
-        // Not the request's token: the client that went away is the usual reason to abort.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         try
         {
-            await bucket.Client.AbortMultipartUploadAsync(bucket.Name, key, uploadId, timeout.Token);
+            if (tryNow)
+            {
+                await AbortNowAsync(key, uploadId);
+            }
+            else
+            {
+                Log.AbortDeferred(logger, key, uploadId);
+                bucket.Cleanup.Add($"abort of upload {uploadId}", () => AbortNowAsync(key, uploadId));
+            }
         }
-        catch (Exception ex) when (S3Failures.IsStoreFailure(ex, CancellationToken.None))
+        catch (FileTransferException ex) when (S3Failures.IsUnavailable(ex))
         {
             Log.AbortFailed(logger, key, uploadId, ex);
+            bucket.Cleanup.Add($"abort of upload {uploadId}", () => AbortNowAsync(key, uploadId));
         }
         finally
         {
             _inProgress.TryRemove(uploadId, out _);
+        }
+    }
+
+    // Not the request's token: the client that went away is the usual reason to abort.
+    private async Task AbortNowAsync(string key, string uploadId)
+    {
+        try
+        {
+            await bucket.Client.AbortMultipartUploadAsync(bucket.Name, key, uploadId, CancellationToken.None);
+        }
+        catch (AmazonS3Exception ex) when (S3Failures.IsNotFound(ex))
+        {
+            // Aborted already (an earlier try whose answer was lost, or the sweep).
         }
     }
 

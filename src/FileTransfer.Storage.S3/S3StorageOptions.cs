@@ -61,6 +61,19 @@ public sealed class S3StorageOptions
     public TimeSpan AbandonedUploadAge { get; set; } = TimeSpan.FromDays(1);
 
     /// <summary>
+    /// Seconds one request to the store may take, retries included, and one read of an object's body
+    /// may wait for the next bytes: past it the store counts as unavailable (503 / gRPC UNAVAILABLE,
+    /// reason STORAGE_UNAVAILABLE) instead of holding the client. A part of a multipart upload
+    /// (8-16 MiB) must go up within it.
+    /// </summary>
+    [Range(1, 3600, ErrorMessage = "Storage:S3:TimeoutSeconds must be between 1 and 3600.")]
+    public int TimeoutSeconds { get; set; } = DefaultTimeoutSeconds;
+
+    internal const int DefaultTimeoutSeconds = 30;
+
+    internal TimeSpan Timeout => TimeSpan.FromSeconds(TimeoutSeconds);
+
+    /// <summary>
     /// How long a name's write lease lasts before another replica may take it over (a holder that
     /// crashed). Not a setting: tests shorten it.
     /// </summary>

@@ -47,36 +47,26 @@ internal sealed class S3UploadSessionStore(
         {
         }
 
-        try
-        {
-            await PutRecordAsync(new S3SessionRecord(session), cancellationToken);
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
+        await PutRecordAsync(new S3SessionRecord(session), cancellationToken);
     }
 
-    public async ValueTask<UploadSession?> GetAsync(string id, CancellationToken cancellationToken) =>
-        (await ReadRecordAsync(RecordKey(id), cancellationToken))?.ToSession();
+    public async ValueTask<UploadSession?> GetAsync(string id, CancellationToken cancellationToken)
+    {
+        // A save of this session that an outage interrupted here goes first: the client asks for the offset to resume from.
+        await bucket.Cleanup.RunNowAsync(CleanupKey(id));
+        return (await ReadRecordAsync(RecordKey(id), cancellationToken))?.ToSession();
+    }
 
     public async ValueTask<IUploadSessionLease?> TryAcquireAsync(string id, CancellationToken cancellationToken)
     {
+        // A save of this session that an outage interrupted here goes first (and gives the lease back).
+        await bucket.Cleanup.RunNowAsync(CleanupKey(id));
         if (await ReadRecordAsync(RecordKey(id), cancellationToken) is null)
         {
             throw Failures.UploadNotFound();
         }
 
-        NameLease? lease;
-        try
-        {
-            lease = await leases.TryAcquireAsync(LeaseArea, id, cancellationToken);
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
-        }
-
+        var lease = await leases.TryAcquireAsync(LeaseArea, id, cancellationToken);
         if (lease is null)
         {
             return null;
@@ -128,6 +118,9 @@ internal sealed class S3UploadSessionStore(
 
     internal string RecordKey(string id) => $"{Folder}{id}.json";
 
+    /// <summary>What the clean-up queue calls a save of session <paramref name="id"/> that waits for the store.</summary>
+    internal static string CleanupKey(string id) => $"save of upload {id}";
+
     internal string NewTailKey(string id) => $"{Folder}{id}.tail-{Guid.NewGuid():N}";
 
     /// <summary>Every object of session <paramref name="id"/> (record, tails): ids are base64url, so no other id shares the prefix.</summary>
@@ -152,10 +145,6 @@ internal sealed class S3UploadSessionStore(
         catch (AmazonS3Exception ex) when (S3Failures.IsNotFound(ex))
         {
             return null;
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
         }
     }
 
@@ -190,10 +179,6 @@ internal sealed class S3UploadSessionStore(
         {
             // Before the start-up check created it (the session sweeper starts first): no sessions yet.
             return [];
-        }
-        catch (Exception ex) when (S3Failures.IsStoreFailureOrError(ex, cancellationToken))
-        {
-            throw S3Failures.Unavailable(ex);
         }
 
         return keys;

@@ -172,7 +172,7 @@ public sealed class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task Api_Key_Without_The_Write_Scope_Exits_4_On_Upload()
+    public async Task Api_Key_Without_The_Write_Scope_Exits_10_On_Upload()
     {
         const string ReadOnlyKey = "read-only-key-0123456789abcdefghij";
         _server.With("Auth:ApiKeys:1:Key", ReadOnlyKey).With("Auth:ApiKeys:1:Scopes:0", "read");
@@ -180,7 +180,7 @@ public sealed class CommandTests : IDisposable
 
         var result = await Tool.RunAsync("upload", _local.PathOf("up.bin"), "--server", Http1, "--api-key", ReadOnlyKey);
 
-        Assert.Equal(4, result.ExitCode);
+        Assert.Equal(10, result.ExitCode);
         Assert.Contains("Forbidden (403)", result.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("up.bin", _server.Storage.Files());
     }

@@ -9,9 +9,10 @@ namespace FileTransfer.Benchmarks.E2E.Cases;
 /// Case 4: the product's own clients against ours, beside curl. The large file downloaded to a
 /// file with curl (HTTP/1.1; also to /dev/null), with the CLI and with the client library over
 /// REST HTTP/1.1, REST HTTP/2 and gRPC, both verifying the SHA-256 the server announces; and
-/// uploaded with curl -T, the CLI and the library over REST HTTP/1.1 and gRPC. The goals "gRPC at
-/// least 0.85x (download) and 0.9x (upload) REST with the product's library and CLI" and "the CLI at
-/// least 0.8x curl" are read from these rows.
+/// uploaded with curl -T, the CLI and the library over REST HTTP/1.1 and gRPC. The CLI is the native
+/// executable docs/cli.md installs; one more row downloads with it as a dotnet tool (JIT). The goals
+/// "gRPC at least 0.9x REST with the product's library and CLI" and "the CLI at least 0.9x curl" are
+/// read from these rows.
 /// </summary>
 internal sealed class ClientCases : IBenchmarkCase
 {
@@ -64,6 +65,19 @@ internal sealed class ClientCases : IBenchmarkCase
                     await CheckAndDeleteAsync(received, file, verify);
                     return new Transfer(file.Size, duration);
                 });
+
+                if (!grpc && !http2)
+                {
+                    // The same download with the CLI as a dotnet tool (JIT): what the native build saves.
+                    context.Plan(new CaseResult(Group, download, "ours", protocol, CliClient.ToolLabel), ours, _ => async verify =>
+                    {
+                        string[] quiet = verify ? [] : ["--quiet"];
+                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet], native: false);
+                        Measurer.Expect(!verify || output.Contains(" verified)", StringComparison.Ordinal), $"the CLI did not say the download was verified: {output}");
+                        await CheckAndDeleteAsync(received, file, verify);
+                        return new Transfer(file.Size, duration);
+                    });
+                }
 
                 var library = new LibraryClient(server, grpc ? FileTransferProtocol.Grpc : FileTransferProtocol.Rest, grpc ? null : http2 ? System.Net.HttpVersion.Version20 : System.Net.HttpVersion.Version11);
                 libraries[protocol] = library;

@@ -48,16 +48,21 @@ internal sealed class LibraryClient(Uri server, FileTransferProtocol protocol, V
 }
 
 /// <summary>
-/// The product's CLI, <c>filetransfer</c> (src/FileTransfer.Cli), the built dll run with
-/// <c>dotnet</c> as a user runs the tool: each transfer is a new process, its wall time measured,
-/// start-up included.
+/// The product's CLI, <c>filetransfer</c> (src/FileTransfer.Cli), as a user runs it: each transfer is
+/// a new process, its wall time measured, start-up included. <see cref="Label"/> is the native
+/// executable docs/cli.md installs (Native AOT, published by scripts/publish-cli.sh once per run);
+/// <see cref="ToolLabel"/> the same code as the dotnet tool (the built dll run with <c>dotnet</c>),
+/// the build the README installed before, beside it.
 /// </summary>
 internal static class CliClient
 {
     public const string Label = "filetransfer (CLI)";
+    public const string ToolLabel = "filetransfer (CLI as dotnet tool)";
+
+    private static readonly Lazy<Task<string>> Native = new(PublishAsync);
 
     /// <summary>Runs the CLI with <paramref name="arguments"/> after the global options for <paramref name="server"/>; returns its wall time and stderr.</summary>
-    public static async Task<(TimeSpan Duration, string Output)> RunAsync(Uri server, bool grpc, bool http2, IEnumerable<string> arguments)
+    public static async Task<(TimeSpan Duration, string Output)> RunAsync(Uri server, bool grpc, bool http2, IEnumerable<string> arguments, bool native = true)
     {
         string[] globals = ["--server", server.ToString(), "--protocol", grpc ? "grpc" : "rest", "--api-key", OurServer.ApiKey];
         if (!grpc)
@@ -65,10 +70,20 @@ internal static class CliClient
             globals = [.. globals, "--http", http2 ? "2" : "1.1"];
         }
 
+        var (program, prefix) = native ? (await Native.Value, Array.Empty<string>()) : ("dotnet", [Builds.CliDll()]);
         var stopwatch = Stopwatch.StartNew();
-        var result = await ExternalTool.RunAsync("dotnet", [Builds.CliDll(), .. arguments, .. globals], TimeSpan.FromMinutes(30));
+        var result = await ExternalTool.RunAsync(program, [.. prefix, .. arguments, .. globals], TimeSpan.FromMinutes(30));
         stopwatch.Stop();
         result.EnsureSuccess("filetransfer " + string.Join(' ', arguments));
         return (stopwatch.Elapsed, result.StandardError + result.StandardOutput);
+    }
+
+    // The native executable of this commit: scripts/publish-cli.sh publishes it unless it is newer than the sources.
+    private static async Task<string> PublishAsync()
+    {
+        var repository = Builds.Repository();
+        var result = await ExternalTool.RunAsync("bash", [Path.Combine(repository, "scripts", "publish-cli.sh")], TimeSpan.FromMinutes(15));
+        result.EnsureSuccess("scripts/publish-cli.sh (the CLI's Native AOT build; it needs clang and zlib1g-dev)");
+        return Path.Combine(repository, "artifacts", "cli", "filetransfer");
     }
 }

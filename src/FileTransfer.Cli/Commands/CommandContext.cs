@@ -86,7 +86,7 @@ internal sealed class CommandContext(ParseResult parse, ClientSettings settings,
         FileTransferErrorKind.Unauthenticated => $" Pass --api-key KEY, set ${GlobalOptions.ApiKeyVariable}, or use a valid signed link.",
         FileTransferErrorKind.ConnectionLost when IsCertificateRefusal(e) =>
             " To trust the server's own certificate (self-signed) or its CA, pass --cacert FILE.pem; to accept any, --insecure.",
-        FileTransferErrorKind.RateLimited when e.RetryAfter is { } delay => $" Retry after {Math.Ceiling(delay.TotalSeconds)} s.",
+        FileTransferErrorKind.RateLimited or FileTransferErrorKind.ServiceUnavailable when e.RetryAfter is { } delay => $" Retry after {Math.Ceiling(delay.TotalSeconds)} s.",
         _ => string.Empty,
     };
 

@@ -7,8 +7,6 @@ namespace FileTransfer.Cli.Commands;
 
 internal static class ListCommand
 {
-    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull };
-
     public static Command Create(GlobalOptions globals, CliConsole console)
     {
         var prefix = new Argument<string?>("prefix") { Description = "Only names starting with this, e.g. videos/", Arity = ArgumentArity.ZeroOrOne };
@@ -27,7 +25,7 @@ internal static class ListCommand
                 await foreach (var file in files)
                 {
                     await console.Out.WriteAsync((first ? string.Empty : ",") + JsonSerializer.Serialize(
-                        new Entry(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag), Json));
+                        new Entry(file.Name, file.Size, file.ContentType, file.LastModified, file.ETag), ListJson.Default.Entry));
                     first = false;
                 }
 
@@ -53,5 +51,10 @@ internal static class ListCommand
         return command;
     }
 
-    private sealed record Entry(string Name, long Size, string? ContentType, DateTimeOffset? LastModified, string? ETag);
+    internal sealed record Entry(string Name, long Size, string? ContentType, DateTimeOffset? LastModified, string? ETag);
 }
+
+/// <summary>The listing's JSON, generated at build time: the tool is published with Native AOT, where reflection-based serialization is not available.</summary>
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(ListCommand.Entry))]
+internal sealed partial class ListJson : JsonSerializerContext;

@@ -6,8 +6,9 @@ namespace FileTransfer.Client.Transfers;
 /// <summary>
 /// One download, for every protocol: resumes after bytes already in the destination (asking for
 /// the rest only while the file keeps their ETag), resumes a dropped connection from where it
-/// stopped (bounded retries with backoff), hashes the whole file as it is written and compares
-/// it with the SHA-256 the server announced. <c>path</c> is the local file the
+/// stopped (bounded retries with backoff), hashes the whole file as it is written, on another
+/// thread than the one that receives it (<see cref="BackgroundHash"/>), and compares the digest
+/// with the SHA-256 the server announced. <c>path</c> is the local file the
 /// destination becomes, for the result.
 /// </summary>
 internal sealed class Download(
@@ -15,6 +16,7 @@ internal sealed class Download(
 {
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly Backoff _backoff = new(settings.MaxRetries, settings.RetryDelay);
+    private BackgroundHash? _hashing;
     // Where the file starts in the destination, and how many of its bytes are there.
     private long _origin;
     private long _offset;
@@ -26,6 +28,7 @@ internal sealed class Download(
     {
         using var hash = _hash;
         var ifRange = await PrepareAsync(cancellationToken);
+        await using var hashing = _hashing = new BackgroundHash(_hash);
         var restarted = DownloadRestartReason.None;
         while (true)
         {
@@ -38,7 +41,7 @@ internal sealed class Download(
             catch (FileTransferException e) when (e.Kind == FileTransferErrorKind.RangeNotSatisfiable && _offset > 0 && _file is null)
             {
                 // The bytes already there are at least as long as the file now is: not a prefix of it.
-                StartOver();
+                await StartOverAsync(cancellationToken);
                 restarted = DownloadRestartReason.PartLongerThanFile;
                 ifRange = null;
                 continue;
@@ -61,7 +64,7 @@ internal sealed class Download(
                 if (response.Offset != _offset)
                 {
                     // The file changed since the bytes already there were written (RFC 9110 13.1.5): the whole file follows.
-                    StartOver();
+                    await StartOverAsync(cancellationToken);
                     restarted = DownloadRestartReason.FileChanged;
                 }
 
@@ -87,7 +90,7 @@ internal sealed class Download(
         }
 
         await destination.FlushAsync(cancellationToken);
-        var actual = _hash.GetHashAndReset();
+        var actual = await hashing.FinishAsync(cancellationToken);
         if (_file.Size >= 0 && _offset != _file.Size)
         {
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost, $"The download of '{name}' stopped after {_offset} of {_file.Size} bytes.");
@@ -156,14 +159,14 @@ internal sealed class Download(
 
             var chunk = chunks.Current;
             await destination.WriteAsync(chunk, stall.Token);
-            _hash.AppendData(chunk.Span);
+            await _hashing!.AppendAsync(chunk, stall.Token);
             _offset += chunk.Length;
             _backoff.Progressed();
             Report(_offset, complete: false);
         }
     }
 
-    private void StartOver()
+    private async Task StartOverAsync(CancellationToken cancellationToken)
     {
         if (_offset > 0)
         {
@@ -183,7 +186,7 @@ internal sealed class Download(
 
         _offset = 0;
         _startedAt = 0;
-        _hash.GetHashAndReset();
+        await _hashing!.ResetAsync(cancellationToken);
     }
 
     private async Task RetryOrThrowAsync(FileTransferException lost, CancellationToken cancellationToken)
@@ -192,14 +195,15 @@ internal sealed class Download(
         {
             var of = _file is { Size: >= 0 } file ? $" of {file.Size}" : string.Empty;
             throw new FileTransferException(lost.Kind,
-                $"The connection was lost after {_offset}{of} bytes of '{name}'{(_backoff.Retries > 0 ? $" and {_backoff.Retries} retries" : string.Empty)}: {lost.Message}",
+                $"The download of '{name}' stopped after {_offset}{of} bytes{(_backoff.Retries > 0 ? $" and {_backoff.Retries} retries" : string.Empty)}: {lost.Message}",
                 lost.Status, lost.Detail, lost);
         }
     }
 
     private static bool IsLost(Exception e, StallGuard stall, CancellationToken cancellationToken) =>
         !cancellationToken.IsCancellationRequested
-        && (e is FileTransferException { Kind: FileTransferErrorKind.ConnectionLost } || (e is OperationCanceledException && stall.Stalled));
+        && (e is FileTransferException { Kind: FileTransferErrorKind.ConnectionLost or FileTransferErrorKind.ServiceUnavailable }
+            || (e is OperationCanceledException && stall.Stalled));
 
     private static FileTransferException Lost(Exception e, StallGuard stall) =>
         e as FileTransferException ?? new FileTransferException(FileTransferErrorKind.ConnectionLost, $"no data for {stall.Limit.TotalSeconds:0} s", innerException: e);

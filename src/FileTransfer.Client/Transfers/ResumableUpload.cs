@@ -68,7 +68,8 @@ internal static class ResumableUpload
         {
             return await transport.GetUploadSessionAsync(uploadId, cancellationToken);
         }
-        catch (FileTransferException e) when (e.Kind is not (FileTransferErrorKind.ConnectionLost or FileTransferErrorKind.Unauthenticated or FileTransferErrorKind.RateLimited))
+        catch (FileTransferException e) when (e.Kind is not (FileTransferErrorKind.ConnectionLost or FileTransferErrorKind.Unauthenticated or FileTransferErrorKind.RateLimited
+            or FileTransferErrorKind.ServiceUnavailable))
         {
             states.Forget(key);
             return null;

@@ -20,6 +20,34 @@ public interface IDirectDownloads
     /// replace between this call and the client's request serves the new version, under its own ETag.
     /// </summary>
     DirectDownload CreateUrl(StoredObject version, DirectDownloadRequest request);
+
+    /// <summary>
+    /// Whether the store answers a request carrying <paramref name="conditions"/> as RFC 9110 13 says
+    /// (a redirected client sends them on to the URL). Where it does not, the server answers the
+    /// request itself from the version it opened: a store that ignores <c>If-Range</c> would send one
+    /// version's tail to a client holding another's head.
+    /// </summary>
+    bool Honours(ForwardedConditions conditions);
+}
+
+/// <summary>
+/// The conditional header fields of a download request (RFC 9110 13.1) that a client sends on to the
+/// store when it follows a redirect, as the protocol read them.
+/// </summary>
+/// <param name="IfMatch">The entity tags of <c>If-Match</c> as sent (<c>"x"</c>, <c>W/"x"</c>, <c>*</c>), or empty.</param>
+/// <param name="IfNoneMatch">The entity tags of <c>If-None-Match</c> as sent, or empty.</param>
+/// <param name="IfModifiedSince">An <c>If-Modified-Since</c> is present.</param>
+/// <param name="IfUnmodifiedSince">An <c>If-Unmodified-Since</c> is present.</param>
+/// <param name="IfRange">An <c>If-Range</c> is present with a <c>Range</c> it governs.</param>
+public sealed record ForwardedConditions(
+    IReadOnlyList<string> IfMatch,
+    IReadOnlyList<string> IfNoneMatch,
+    bool IfModifiedSince,
+    bool IfUnmodifiedSince,
+    bool IfRange)
+{
+    /// <summary>A request without conditions.</summary>
+    public static readonly ForwardedConditions None = new([], [], false, false, false);
 }
 
 /// <summary>How the store should describe the bytes it sends, and how long the URL may live at most.</summary>

@@ -50,8 +50,8 @@ public interface IStorageBackend
     /// </summary>
     ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken);
 
-    /// <summary>Removes the current version of <paramref name="name"/> if <paramref name="preconditions"/> hold; false when there is none.</summary>
-    ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken);
+    /// <summary>Removes the current version of <paramref name="name"/> if <paramref name="preconditions"/> hold; returns it, or null when there is none.</summary>
+    ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken);
 
     /// <summary>
     /// Remembers the digest of <paramref name="version"/>, computed by the core from that version's
@@ -77,4 +77,8 @@ public sealed record ObjectPage(IReadOnlyList<StoredObject> Objects, string? Nex
 public sealed record PendingCommit(IStagedObject Staged, Preconditions Preconditions, byte[] Sha256);
 
 /// <summary>A committed version, and whether it replaced one.</summary>
-public sealed record CommittedObject(StoredObject Object, bool Replaced);
+public sealed record CommittedObject(StoredObject Object, bool Replaced)
+{
+    /// <summary>The size of the version it replaced (0 when it replaced none): what a quota counts no more.</summary>
+    public long ReplacedSize { get; init; }
+}

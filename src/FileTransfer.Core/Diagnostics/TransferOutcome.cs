@@ -15,7 +15,7 @@ public static class TransferOutcome
     /// <summary>Refused for a reason the client can act on (bad name, missing file, failed precondition, too large...).</summary>
     public const string Rejected = "rejected";
 
-    /// <summary>The client went away (or was cut off for idling) before the transfer finished.</summary>
+    /// <summary>The client went away (or was cut off for idling, or its upload was cancelled by another request) before the transfer finished.</summary>
     public const string Aborted = "aborted";
 
     /// <summary>The server or its storage failed.</summary>
@@ -23,13 +23,13 @@ public static class TransferOutcome
 
     /// <summary>
     /// The outcome of a failure for <paramref name="reason"/>: the server's own failures (storage
-    /// full or unreachable, a hook that does not answer) are failed; everything the client caused or can fix is rejected, and a
-    /// client that stopped sending is aborted.
+    /// full or unreachable, a hook that does not answer, a fault it did not foresee) are failed;
+    /// everything the client caused or can fix is rejected, and a client that stopped sending is aborted.
     /// </summary>
     public static string Of(ErrorReason reason) => reason switch
     {
-        ErrorReason.StorageFull or ErrorReason.StorageUnavailable or ErrorReason.HookUnavailable => Failed,
-        ErrorReason.UploadIdle => Aborted,
+        ErrorReason.StorageFull or ErrorReason.StorageUnavailable or ErrorReason.InternalError or ErrorReason.HookUnavailable => Failed,
+        ErrorReason.UploadIdle or ErrorReason.UploadCancelled => Aborted,
         _ => Rejected,
     };
 }

@@ -62,7 +62,7 @@ public enum ErrorReason
     /// <summary>An upload whose client stopped sending for longer than the idle limit.</summary>
     UploadIdle,
 
-    /// <summary>A request message that does not parse (gRPC: protobuf could not read it).</summary>
+    /// <summary>A request message that does not parse (gRPC: protobuf could not read it; REST: a parameter or JSON body the framework could not bind).</summary>
     MalformedMessage,
 
     /// <summary>A form carries more files than one request may (<see cref="StorageOptions.MaxFilesPerRequest"/>).</summary>
@@ -98,6 +98,32 @@ public enum ErrorReason
     /// </summary>
     DirectDownloadUnavailable,
 
+    /// <summary>The request body is of a type the endpoint does not take (REST 415: a form where a file body is expected, tus without <c>application/offset+octet-stream</c>).</summary>
+    UnsupportedMediaType,
+
+    /// <summary>Nothing answers this path (REST), or this service or method (gRPC).</summary>
+    RouteNotFound,
+
+    /// <summary>The path exists, but not for this HTTP method (the answer's <c>Allow</c> lists the ones it takes).</summary>
+    MethodNotAllowed,
+
+    /// <summary>The server failed in a way it did not foresee; the failure is logged, the client learns nothing of it.</summary>
+    InternalError,
+
+    /// <summary>
+    /// A folder's quota (<c>Quotas:N</c>) has no room for the upload: its stored files and the
+    /// reservations of unfinished uploads leave less than it needs. Nothing was stored.
+    /// </summary>
+    QuotaExceeded,
+
+    /// <summary>
+    /// The caller (or the server as a whole) has as many upload sessions in progress as it may
+    /// (<c>Uploads:MaxSessionsPerOwner</c>, <c>Uploads:MaxSessions</c>): complete or cancel one first.
+    /// </summary>
+    TooManyUploads,
+
+    /// <summary>Another request cancelled the upload session while this one was appending to it; nothing more is kept.</summary>
+    UploadCancelled,
     /// <summary>The pre-upload or pre-commit hook refused the upload (<c>Hooks:PreUpload</c>, <c>Hooks:PreCommit</c>); the message is the hook's.</summary>
     UploadRejected,
 

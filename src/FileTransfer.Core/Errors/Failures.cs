@@ -73,11 +73,22 @@ public static class Failures
     public static FileTransferException ChecksumMismatch() =>
         new(ErrorReason.ChecksumMismatch, "The bytes of this request do not match its checksum; none of them were kept. Send them again.");
 
+    public static FileTransferException ContentDigestMismatch() =>
+        new(ErrorReason.DigestMismatch, "The bytes of this request do not match its Content-Digest; none of them were kept. Send them again.");
+
     public static FileTransferException LengthExceeded(long length) =>
         new(ErrorReason.SizeMismatch, $"The upload was declared as {length} bytes; these bytes would go past it.");
 
     public static FileTransferException LengthConflict(long declared, string problem) =>
         new(ErrorReason.SizeMismatch, $"The upload was declared as {declared} bytes; {problem}");
+
+    public static FileTransferException TooManyUploads(int limit, bool perOwner) =>
+        new(ErrorReason.TooManyUploads, perOwner
+            ? $"This key or link has {limit} uploads in progress, as many as it may: complete or cancel one before starting another."
+            : $"The server has {limit} uploads in progress, as many as it keeps: complete or cancel one, or try again later.");
+
+    public static FileTransferException UploadCancelled() =>
+        new(ErrorReason.UploadCancelled, "Another request cancelled this upload while this one was appending to it; nothing more is kept.");
 
     public static FileTransferException DirectDownloadUnavailable() =>
         new(ErrorReason.DirectDownloadUnavailable, "This server sends file bytes itself; download the file instead (direct downloads need an object store with Storage:S3:RedirectDownloads).");

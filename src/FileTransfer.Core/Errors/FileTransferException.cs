@@ -22,4 +22,7 @@ public sealed class FileTransferException(ErrorReason reason, string message, Ex
 
     /// <summary>For <see cref="ErrorReason.UploadOffsetMismatch"/>: the offset the client sent.</summary>
     public long? ProvidedOffset { get; init; }
+
+    /// <summary>For <see cref="ErrorReason.QuotaExceeded"/>: the quota that refused, its usage and its limits.</summary>
+    public QuotaUsage? Quota { get; init; }
 }

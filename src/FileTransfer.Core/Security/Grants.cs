@@ -43,10 +43,10 @@ public static class Grants
         return false;
     }
 
-    /// <summary>The folders, normalized, without any that lies inside another, in <see cref="NameOrder"/>; "" (the whole tree) swallows the rest.</summary>
+    /// <summary>The folders, normalized (one that is no folder is dropped: it grants nothing), without any that lies inside another, in <see cref="NameOrder"/>; "" (the whole tree) swallows the rest.</summary>
     internal static IReadOnlyList<string> Disjoint(IEnumerable<string> folders)
     {
-        var sorted = folders.Order(NameOrder.Instance).ToList();
+        var sorted = folders.Select(Normalize).OfType<string>().Order(NameOrder.Instance).ToList();
         var kept = new List<string>();
         foreach (var folder in sorted)
         {

@@ -70,7 +70,10 @@ public interface IUploadSessionLease : IAsyncDisposable
     /// <summary>
     /// The saved bytes (exactly <see cref="UploadSession.Offset"/> of them) as a sealed staged write of
     /// <see cref="UploadSession.Name"/>, for the backend's <see cref="IStorageBackend.CommitAsync"/>.
-    /// Disposing it uncommitted discards the bytes, after which the caller deletes the session.
+    /// The bytes stay the session's until that commit succeeds: disposing the staged object
+    /// uncommitted (the commit failed: a precondition, a folder in the way, the store) leaves them
+    /// to the session as saved, so that a later hand-over offers them again; <see cref="DeleteAsync"/>
+    /// removes them.
     /// </summary>
     ValueTask<IStagedObject> HandOverAsync(CancellationToken cancellationToken);
 

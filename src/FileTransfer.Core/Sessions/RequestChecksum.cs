@@ -14,12 +14,24 @@ public sealed class RequestChecksum : IDisposable
 
     private readonly IncrementalHash _hash;
     private readonly byte[] _expected;
+    private readonly bool _isContentDigest;
 
-    private RequestChecksum(HashAlgorithmName algorithm, byte[] expected)
+    private RequestChecksum(HashAlgorithmName algorithm, byte[] expected, bool isContentDigest = false)
     {
         _hash = IncrementalHash.CreateHash(algorithm);
         _expected = expected;
+        _isContentDigest = isContentDigest;
     }
+
+    /// <summary>
+    /// A request's <c>Content-Digest</c> (RFC 9530 2: sha-256 of this message's content), as the IETF
+    /// draft sends it. A mismatch is refused as a plain upload's is (<see cref="ErrorReason.DigestMismatch"/>),
+    /// not with tus's checksum answer; either way none of the request's bytes are kept.
+    /// </summary>
+    public static RequestChecksum ContentDigest(byte[] sha256) =>
+        sha256.Length == SHA256.HashSizeInBytes
+            ? new RequestChecksum(HashAlgorithmName.SHA256, sha256, isContentDigest: true)
+            : throw new FileTransferException(ErrorReason.InvalidUploadStream, $"A sha-256 digest is {SHA256.HashSizeInBytes} bytes, not {sha256.Length}.");
 
     /// <summary>
     /// The checksum <paramref name="algorithm"/> (one of <see cref="Algorithms"/>) with value
@@ -42,6 +54,9 @@ public sealed class RequestChecksum : IDisposable
     internal void Append(ReadOnlySpan<byte> bytes) => _hash.AppendData(bytes);
 
     internal bool Matches() => CryptographicOperations.FixedTimeEquals(_hash.GetHashAndReset(), _expected);
+
+    /// <summary>The refusal of bytes that do not match.</summary>
+    internal FileTransferException Mismatch() => _isContentDigest ? Failures.ContentDigestMismatch() : Failures.ChecksumMismatch();
 
     public void Dispose() => _hash.Dispose();
 }

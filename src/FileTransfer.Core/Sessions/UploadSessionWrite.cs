@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
@@ -14,7 +13,7 @@ namespace FileTransfer.Core;
 /// refusal, a full disk), it keeps as much as arrived, unless the request carried a checksum, which
 /// can only be checked over all of its bytes (then it keeps none of them).
 /// </summary>
-public sealed class UploadSessionWrite : IAsyncDisposable
+public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
 {
     private readonly UploadSessions _sessions;
     private readonly IUploadSessionLease _lease;
@@ -22,20 +21,26 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
     private readonly ChangeOrigin _origin;
+    private readonly QuotaHold? _hold;
+    private readonly TaskCompletionSource _over = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly CancellationToken _request;
+    private bool _disposing;
+    private readonly BlockWriter _blocks;
     private UploadSession _session;
-    private byte[]? _pending;
-    private int _pendingLength;
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, ChangeOrigin origin)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, ChangeOrigin origin, QuotaHold? hold, CancellationToken request)
     {
         _origin = origin;
+        _hold = hold;
+        _request = request;
         _sessions = sessions;
         _lease = lease;
         _session = session;
         _checksum = checksum;
         _hash = ResumableSha256.Import(session.HashState);
+        _blocks = new BlockWriter(this);
     }
 
     public string Id => _session.Id;
@@ -44,13 +49,19 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     public UploadSession Session => _session;
 
     /// <summary>Bytes of the file received so far, saved or not.</summary>
-    public long Received => _session.Offset + _written + _pendingLength;
+    public long Received => _session.Offset + _written + _blocks.Pending;
 
     /// <summary>
     /// Cancelled when another request cancels the session: the protocol ends this request at once
     /// (the draft's Upload Cancellation asks the server to terminate in-flight requests).
     /// </summary>
     public CancellationToken Stopped => _stopped.Token;
+
+    /// <summary>True once the request is over but the write may still be saving what arrived (the request was cut, or it is being disposed).</summary>
+    internal bool IsEnding => _disposing || _request.IsCancellationRequested || _stopped.IsCancellationRequested;
+
+    /// <summary>Completes when the write has saved what it keeps and let go of the session.</summary>
+    internal Task Ended => _over.Task;
 
     /// <summary>Appends one piece; refuses the piece that would pass the declared length or the size limit.</summary>
     // Pooled state machines, as Upload's: gRPC calls this once per chunk.
@@ -73,30 +84,13 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             throw Failures.TooLarge(_session.MaxBytes);
         }
 
+        if (_hold is not null && _hold.Needs(after))
+        {
+            await _hold.EnsureAsync(after, cancellationToken, _session.Length is null ? Quotas.GrowthStep : 0);
+        }
+
         _checksum?.Append(bytes.Span);
-
-        // As Upload does: top up a partly filled block first, so that every write but the last
-        // before a save is a whole block or more, whatever the client's pieces are.
-        if (_pendingLength > 0 || bytes.Length < Upload.BlockSize)
-        {
-            var taken = Gather(bytes.Span);
-            bytes = bytes[taken..];
-            if (_pendingLength < Upload.BlockSize)
-            {
-                return;
-            }
-
-            await FlushPendingAsync(cancellationToken);
-        }
-
-        if (bytes.Length >= Upload.BlockSize)
-        {
-            await WriteAsync(bytes, cancellationToken);
-        }
-        else if (!bytes.IsEmpty)
-        {
-            Gather(bytes.Span);
-        }
+        await _blocks.AppendAsync(bytes, cancellationToken);
 
         // Bounds what a server that dies mid-request loses. Not with a checksum: nothing may be kept
         // before all of the request's bytes are checked.
@@ -107,28 +101,16 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     }
 
     /// <summary>Appends <paramref name="source"/> to its end through one pooled buffer.</summary>
-    public async Task CopyFromAsync(Stream source, CancellationToken cancellationToken)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(Upload.BlockSize);
-        try
-        {
-            int read;
-            while ((read = await source.ReadAtLeastAsync(buffer.AsMemory(0, Upload.BlockSize), Upload.BlockSize, throwOnEndOfStream: false, cancellationToken)) > 0)
-            {
-                await AppendAsync(buffer.AsMemory(0, read), cancellationToken);
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+    public Task CopyFromAsync(Stream source, CancellationToken cancellationToken) =>
+        BlockWriter.CopyAsync(source, this, static (write, bytes, token) => write.AppendAsync(bytes, token), cancellationToken);
 
     /// <summary>
     /// Ends the request's bytes: they are checked against the request's checksum and saved; then,
     /// when <paramref name="end"/> says the upload is complete, its length and SHA-256 are verified
-    /// and the file is committed, atomically, with the session's preconditions. A commit that fails
-    /// (digest, precondition) ends the session: nothing is stored, the previous version stays.
+    /// and the file is committed, atomically, with the session's preconditions. A digest that does
+    /// not match ends the session; a commit that fails for any other reason (a precondition, a
+    /// folder in the way, the store) keeps it, bytes and all, for another try. Either way nothing is
+    /// stored and the previous version stays.
     /// </summary>
     public async ValueTask<UploadSessionOutcome> FinishAsync(UploadEnd end, CancellationToken cancellationToken)
     {
@@ -137,17 +119,34 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             throw new InvalidOperationException("The write has ended.");
         }
 
-        await FlushPendingAsync(cancellationToken);
+        await _blocks.FlushAsync(cancellationToken);
         if (_checksum is not null && !_checksum.Matches())
         {
             _ended = true; // nothing of this request is kept
-            throw Failures.ChecksumMismatch();
+            throw _checksum.Mismatch();
         }
 
         await SaveAsync(cancellationToken);
         _ended = true;
         var complete = end == UploadEnd.Complete || (end == UploadEnd.AtLength && _session.Length == _session.Offset);
         return complete ? await CompleteAsync() : new UploadSessionOutcome(_session, null);
+    }
+
+    /// <summary>
+    /// True when the write was stopped because its owner came back with a new request for the session
+    /// (<see cref="Supersede"/>), not because the session was cancelled.
+    /// </summary>
+    public bool Superseded { get; private set; }
+
+    /// <summary>
+    /// Tells the write to stop because the session's owner asks for it again (tusd's lock release): a
+    /// client that asks for the offset has given up on this request, whose connection may be dead
+    /// without the server having noticed yet. It keeps what arrived, as when a client goes away.
+    /// </summary>
+    internal void Supersede()
+    {
+        Superseded = true;
+        Stop();
     }
 
     /// <summary>Tells the write to stop: <see cref="Stopped"/> is cancelled.</summary>
@@ -165,6 +164,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        _disposing = true;
         try
         {
             if (!_ended && _checksum is null && Received > _session.Offset)
@@ -177,14 +177,16 @@ public sealed class UploadSessionWrite : IAsyncDisposable
             _ended = true;
             _sessions.Ended(this);
             _checksum?.Dispose();
-            if (_pending is not null)
-            {
-                ArrayPool<byte>.Shared.Return(_pending);
-                _pending = null;
-            }
-
+            _blocks.Dispose();
             _stopped.Dispose();
-            await _lease.DisposeAsync();
+            try
+            {
+                await _lease.DisposeAsync();
+            }
+            finally
+            {
+                _over.TrySetResult();
+            }
         }
     }
 
@@ -202,24 +204,27 @@ public sealed class UploadSessionWrite : IAsyncDisposable
         var sha256 = _hash.Finish();
         if (session.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
-            await _lease.DeleteAsync(CancellationToken.None);
+            await DiscardAsync(session);
             throw Failures.DigestMismatch();
         }
 
-        var staged = await _lease.HandOverAsync(CancellationToken.None);
+        // A commit that fails for a reason that is not these bytes (the name became a folder, a
+        // precondition no longer holds, the store or the pre-commit hook is unreachable) keeps the
+        // session and every byte: the client can fix what is in the way and complete again, or cancel
+        // (docs/resumable-uploads.md). A pre-commit hook that refuses judged these bytes: sending them
+        // again would be refused again, so, as a wrong digest, it ends the session.
         UploadResult result;
         try
         {
-            result = await _sessions.Files.CommitStagedAsync(staged, session, sha256, _origin, CancellationToken.None);
+            await using var staged = await _lease.HandOverAsync(CancellationToken.None);
+            result = await _sessions.Files.CommitStagedAsync(staged, session, sha256, _origin, _hold, CancellationToken.None);
         }
-        catch
+        catch (FileTransferException ex) when (ex.Reason == ErrorReason.UploadRejected)
         {
-            await staged.DisposeAsync();
-            await _lease.DeleteAsync(CancellationToken.None);
+            await DiscardAsync(session);
             throw;
         }
 
-        await staged.DisposeAsync();
         _session = await _lease.SaveAsync(
             session with
             {
@@ -229,7 +234,16 @@ public sealed class UploadSessionWrite : IAsyncDisposable
                 ExpiresAt = _sessions.Time.GetUtcNow() + _sessions.Expiry,
             },
             CancellationToken.None);
+        _sessions.Ended(session.Owner);
         return new UploadSessionOutcome(_session, result);
+    }
+
+    // Bytes that can never be committed: the session, its bytes and its quota reservation go.
+    private async ValueTask DiscardAsync(UploadSession session)
+    {
+        await _lease.DeleteAsync(CancellationToken.None);
+        await (_hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+        _sessions.Ended(session.Owner);
     }
 
     // The request ended early: keep every byte that reached the store, none that did not.
@@ -237,11 +251,11 @@ public sealed class UploadSessionWrite : IAsyncDisposable
     {
         try
         {
-            await FlushPendingAsync(CancellationToken.None);
+            await _blocks.FlushAsync(CancellationToken.None);
         }
         catch (Exception ex) when (ex is FileTransferException or IOException)
         {
-            _pendingLength = 0; // a full disk: what did not fit is not kept
+            _blocks.Drop(); // a full disk: what did not fit is not kept
         }
 
         try
@@ -257,40 +271,21 @@ public sealed class UploadSessionWrite : IAsyncDisposable
 
     private async ValueTask SaveAsync(CancellationToken cancellationToken)
     {
-        await FlushPendingAsync(cancellationToken);
+        await _blocks.FlushAsync(cancellationToken);
         _session = await _lease.SaveAsync(
             _session with
             {
                 Offset = _session.Offset + _written,
                 HashState = _hash.Export(),
-                ExpiresAt = _sessions.Time.GetUtcNow() + _sessions.Expiry,
+                ExpiresAt = _sessions.ExpiryAfter(_session.Offset + _written),
             },
             cancellationToken);
         _written = 0;
     }
 
-    private int Gather(ReadOnlySpan<byte> bytes)
-    {
-        _pending ??= ArrayPool<byte>.Shared.Rent(Upload.BlockSize);
-        var taken = Math.Min(Upload.BlockSize - _pendingLength, bytes.Length);
-        bytes[..taken].CopyTo(_pending.AsSpan(_pendingLength));
-        _pendingLength += taken;
-        return taken;
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
-    {
-        if (_pendingLength > 0)
-        {
-            await WriteAsync(_pending.AsMemory(0, _pendingLength), cancellationToken);
-            _pendingLength = 0;
-        }
-    }
-
     // Hashed only once written: the hash state always covers exactly the bytes the store holds.
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    async ValueTask IBlockSink.WriteBlockAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         await _lease.WriteAsync(bytes, cancellationToken);
         _hash.Append(bytes.Span);

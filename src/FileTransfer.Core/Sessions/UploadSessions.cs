@@ -20,9 +20,13 @@ public sealed partial class UploadSessions
     // How long a cancel waits for a writer of this process it told to stop.
     private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(10);
 
+    // How long a status query waits for a writer whose request was just cut to save what arrived.
+    private static readonly TimeSpan CutWait = TimeSpan.FromSeconds(5);
+
     private readonly IUploadSessionStore? _store;
     private readonly UploadSessionOptions _options;
     private readonly ILogger<UploadSessions> _logger;
+    private readonly UploadSessionTally _tally;
 
     // The writers of this process by session id, so that a cancel can stop one (draft-ietf-httpbis-
     // resumable-upload, Upload Cancellation: terminate in-flight requests before answering).
@@ -40,6 +44,7 @@ public sealed partial class UploadSessions
         _options = options.Value;
         Time = time;
         _logger = logger;
+        _tally = new UploadSessionTally(_options);
     }
 
     /// <summary>How long a session lives after its creation or its last append (<see cref="UploadSessionOptions.ExpirySeconds"/>).</summary>
@@ -53,6 +58,14 @@ public sealed partial class UploadSessions
     internal TimeProvider Time { get; }
 
     internal UploadSessionOptions Options => _options;
+
+    /// <summary>A session's reservation lives as long as the session may, and a little longer (a sweep that comes late).</summary>
+    internal static readonly TimeSpan QuotaSlack = TimeSpan.FromHours(1);
+
+    internal TimeSpan QuotaLifetime => _options.Expiry + QuotaSlack;
+
+    /// <summary>The id of session <paramref name="sessionId"/>'s reservation in the quota records.</summary>
+    internal static string QuotaId(string sessionId) => "session:" + sessionId;
 
     private IUploadSessionStore Store => _store
         ?? throw Failures.Unavailable("The storage backend in use keeps no upload sessions: resumable uploads are not available.");
@@ -72,7 +85,7 @@ public sealed partial class UploadSessions
 
         (request, var name, var maxBytes) = await Files.CheckUploadAsync(caller, request, cancellationToken);
         var now = Time.GetUtcNow();
-        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.Expiry)
+        var session = new UploadSession(UploadSessionIds.New(), name, caller.Id, now, now + _options.EmptyExpiry)
         {
             Length = request.DeclaredLength,
             MaxBytes = maxBytes,
@@ -81,16 +94,54 @@ public sealed partial class UploadSessions
             Metadata = metadata,
             HashState = new ResumableSha256().Export(),
         };
-        await store.CreateAsync(session, cancellationToken);
+        var hold = await Files.ReserveAsync(QuotaId(session.Id), name, request.DeclaredLength, QuotaLifetime, cancellationToken);
+        _tally.Reserve(caller.Id);
+        try
+        {
+            await store.CreateAsync(session, cancellationToken);
+        }
+        catch
+        {
+            _tally.Release(caller.Id);
+            await (hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+            throw;
+        }
+
         LogCreated(_logger, session.Id, name, caller.Id, session.Length);
         await RaiseAsync(session, FileEventTypes.UploadStarted, ChangeOrigin.Of(caller, request.Protocol));
         return session;
     }
 
-    /// <summary>The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown, foreign or expired one.</summary>
+    /// <summary>
+    /// The session as saved, for its owner (or a caller the policy lets query it); refuses an unknown,
+    /// foreign or expired one. When a request of this process is appending to it, the owner's query
+    /// ends that request first, as tusd releases a lock to a new request: a client asks for the offset
+    /// only to resume, so the request it resumes from is over for it, even if its connection was cut
+    /// too recently for the server to have noticed. The answer then waits (up to a few seconds) until
+    /// that request has saved what arrived, so that the client resumes from there, not from before it.
+    /// </summary>
     public async ValueTask<UploadSession> GetAsync(string id, Caller caller, CancellationToken cancellationToken)
     {
         var session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
+        if (_writers.TryGetValue(id, out var writer) && !writer.IsEnding && caller.Id == session.Owner)
+        {
+            writer.Supersede();
+        }
+
+        if (writer is not null && writer.IsEnding)
+        {
+            try
+            {
+                await writer.Ended.WaitAsync(CutWait, Time, cancellationToken);
+            }
+            catch (TimeoutException)
+            {
+                // Still saving: the saved state is the answer.
+            }
+
+            session = await FindAsync(id, caller, SessionUse.Query, cancellationToken);
+        }
+
         return IsExpired(session) ? throw Failures.UploadExpired(session.ExpiresAt) : session;
     }
 
@@ -122,7 +173,14 @@ public sealed partial class UploadSessions
                 throw Failures.UploadOffsetMismatch(session.Offset, request.Offset);
             }
 
-            var write = new UploadSessionWrite(this, lease, WithLength(session, request.Length), request.Checksum, ChangeOrigin.Of(request.Caller, request.Protocol));
+            session = WithLength(session, request.Length);
+            var hold = Files.ResumeHold(QuotaId(session.Id), session.Name, session.Length ?? session.Offset, QuotaLifetime);
+            if (hold is not null && session.Length is { } length && length > hold.Reserved)
+            {
+                await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
+            }
+
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, ChangeOrigin.Of(request.Caller, request.Protocol), hold, cancellationToken);
             _writers[session.Id] = write;
             return write;
         }
@@ -164,6 +222,12 @@ public sealed partial class UploadSessions
             await lease.DeleteAsync(cancellationToken);
         }
 
+        if (!session.IsComplete)
+        {
+            _tally.Release(session.Owner);
+        }
+
+        await ReleaseHoldAsync(session);
         LogCancelled(_logger, id, caller.Id);
         await RaiseAsync(session, FileEventTypes.UploadCancelled, ChangeOrigin.Of(caller, protocol));
     }
@@ -177,10 +241,16 @@ public sealed partial class UploadSessions
         }
 
         var removed = 0;
+        var inProgress = new List<string>();
         await foreach (var session in _store.ListAsync(cancellationToken))
         {
             if (!IsExpired(session))
             {
+                if (!session.IsComplete)
+                {
+                    inProgress.Add(session.Owner);
+                }
+
                 continue;
             }
 
@@ -196,6 +266,7 @@ public sealed partial class UploadSessions
 
             if (lease is null)
             {
+                inProgress.Add(session.Owner);
                 continue; // a writer holds it: it is not abandoned, and its next save moves the expiry
             }
 
@@ -204,21 +275,37 @@ public sealed partial class UploadSessions
                 if (IsExpired(lease.Session))
                 {
                     await lease.DeleteAsync(cancellationToken);
+                    await ReleaseHoldAsync(session);
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
                     await RaiseAsync(lease.Session, FileEventTypes.UploadExpired, new ChangeOrigin(session.Owner, Protocol: null));
                     removed++;
                 }
+                else if (!lease.Session.IsComplete)
+                {
+                    inProgress.Add(session.Owner);
+                }
             }
         }
 
+        _tally.Recount(inProgress);
         return removed;
     }
 
     internal void LogSaveFailed(string id, Exception exception) => LogSaveFailure(_logger, id, exception);
 
+    /// <summary>When a session with <paramref name="offset"/> durable bytes expires if nothing more arrives: sooner while it has none.</summary>
+    internal DateTimeOffset ExpiryAfter(long offset) => Time.GetUtcNow() + (offset > 0 ? _options.Expiry : _options.EmptyExpiry);
+
+    /// <summary>A session of <paramref name="owner"/> is no longer in progress (stored, or removed for a wrong digest).</summary>
+    internal void Ended(string owner) => _tally.Release(owner);
+
     internal void Ended(UploadSessionWrite write) => _writers.TryRemove(new KeyValuePair<string, UploadSessionWrite>(write.Id, write));
 
     internal bool IsExpired(UploadSession session) => session.ExpiresAt <= Time.GetUtcNow();
+
+    // A session that ends without storing its file gives its quota reservation back.
+    internal ValueTask ReleaseHoldAsync(UploadSession session) =>
+        session.IsComplete ? ValueTask.CompletedTask : Files.ResumeHold(QuotaId(session.Id), session.Name, 0, QuotaLifetime)?.ReleaseAsync() ?? ValueTask.CompletedTask;
 
     // A session's event, in order with the changes of its name (upload.completed is raised with the file's, at the commit).
     private async Task RaiseAsync(UploadSession session, string type, ChangeOrigin origin)

@@ -1,5 +1,3 @@
-using System.Buffers;
-using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 
 namespace FileTransfer.Core;
@@ -12,22 +10,23 @@ namespace FileTransfer.Core;
 /// verifies them and makes them the current version. Disposing an uncommitted upload discards
 /// them and leaves the previous version untouched.
 /// </summary>
-public sealed class Upload : IAsyncDisposable
+public sealed class Upload : IAsyncDisposable, IBlockSink
 {
     /// <summary>Bytes gathered before each write to the backend.</summary>
-    public const int BlockSize = 256 * 1024;
+    public const int BlockSize = BlockWriter.BlockSize;
 
     private readonly IncrementalHash _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
     private readonly long _maxBytes;
-    private byte[]? _pending;
-    private int _pendingLength;
+    private readonly BlockWriter _blocks;
     private byte[]? _sha256;
 
-    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes)
+    internal Upload(UploadRequest request, IStagedObject staged, long maxBytes, QuotaHold? hold = null)
     {
         Request = request;
         Staged = staged;
         _maxBytes = maxBytes;
+        Hold = hold;
+        _blocks = new BlockWriter(this);
     }
 
     /// <summary>What was asked for: the name, and the conditions the commit checks again.</summary>
@@ -43,13 +42,15 @@ public sealed class Upload : IAsyncDisposable
     /// <summary>Who uploads, over which protocol: for its event and the hooks.</summary>
     internal ChangeOrigin Origin { get; init; }
 
+    /// <summary>Its reservation in the quotas over its name, or null when none applies.</summary>
+    internal QuotaHold? Hold { get; }
+
     /// <summary>
     /// Appends one piece of the body; refuses the piece that would pass the size limit
     /// (<see cref="ErrorReason.FileTooLarge"/>).
     /// </summary>
-    // Pooled state machines: a gRPC upload calls this once per chunk and waits on the backend once
-    // per block, which otherwise allocates a box for each of the three awaiting methods.
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    // Pooled state machines: gRPC calls this once per chunk.
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask AppendAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         if (_sha256 is not null)
@@ -62,59 +63,20 @@ public sealed class Upload : IAsyncDisposable
             throw Failures.TooLarge(_maxBytes);
         }
 
+        // Refused as soon as the bytes pass a quota's room (an upload that declared its length
+        // reserved it all at the start).
+        if (Hold is not null && Hold.Needs(Length + bytes.Length))
+        {
+            await Hold.EnsureAsync(Length + bytes.Length, cancellationToken, Request.DeclaredLength is null ? Quotas.GrowthStep : 0);
+        }
+
         Length += bytes.Length;
-
-        // Top up a partly filled block first, so that every write but the last is a whole block or more.
-        if (_pendingLength > 0 || bytes.Length < BlockSize)
-        {
-            var taken = Gather(bytes.Span);
-            bytes = bytes[taken..];
-            if (_pendingLength < BlockSize)
-            {
-                return;
-            }
-
-            await FlushPendingAsync(cancellationToken);
-        }
-
-        if (bytes.Length >= BlockSize)
-        {
-            await WriteAsync(bytes, cancellationToken);
-        }
-        else if (!bytes.IsEmpty)
-        {
-            Gather(bytes.Span);
-        }
-    }
-
-    // Copies what fits of bytes into the pending block; returns how many bytes it took.
-    private int Gather(ReadOnlySpan<byte> bytes)
-    {
-        _pending ??= ArrayPool<byte>.Shared.Rent(BlockSize);
-        var taken = Math.Min(BlockSize - _pendingLength, bytes.Length);
-        bytes[..taken].CopyTo(_pending.AsSpan(_pendingLength));
-        _pendingLength += taken;
-        return taken;
+        await _blocks.AppendAsync(bytes, cancellationToken);
     }
 
     /// <summary>Streams <paramref name="source"/> to its end into the upload through one pooled buffer.</summary>
-    public async Task CopyFromAsync(Stream source, CancellationToken cancellationToken)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(BlockSize);
-        try
-        {
-            int read;
-            // Filling the buffer before each write keeps the backend's writes few on fast links.
-            while ((read = await source.ReadAtLeastAsync(buffer.AsMemory(0, BlockSize), BlockSize, throwOnEndOfStream: false, cancellationToken)) > 0)
-            {
-                await AppendAsync(buffer.AsMemory(0, read), cancellationToken);
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+    public Task CopyFromAsync(Stream source, CancellationToken cancellationToken) =>
+        BlockWriter.CopyAsync(source, this, static (upload, bytes, token) => upload.AppendAsync(bytes, token), cancellationToken);
 
     /// <summary>
     /// Ends the body: the last bytes are written and the digest is final; the staged bytes wait for
@@ -128,9 +90,9 @@ public sealed class Upload : IAsyncDisposable
             return;
         }
 
-        await FlushPendingAsync(cancellationToken);
+        await _blocks.FlushAsync(cancellationToken);
         _sha256 = _hash.GetHashAndReset();
-        ReturnPending();
+        _blocks.Dispose();
         await Staged.SealAsync(cancellationToken);
     }
 
@@ -158,35 +120,15 @@ public sealed class Upload : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         _hash.Dispose();
-        ReturnPending();
+        _blocks.Dispose();
         await Staged.DisposeAsync();
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask FlushPendingAsync(CancellationToken cancellationToken)
-    {
-        if (_pendingLength > 0)
-        {
-            await WriteAsync(_pending.AsMemory(0, _pendingLength), cancellationToken);
-            _pendingLength = 0;
-        }
+        await (Hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
     }
 
     // Hashed as written, in order: one digest update per block rather than per client chunk.
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask WriteAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    ValueTask IBlockSink.WriteBlockAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
         _hash.AppendData(bytes.Span);
-        await Staged.WriteAsync(bytes, cancellationToken);
-    }
-
-    private void ReturnPending()
-    {
-        if (_pending is not null)
-        {
-            ArrayPool<byte>.Shared.Return(_pending);
-            _pending = null;
-            _pendingLength = 0;
-        }
+        return Staged.WriteAsync(bytes, cancellationToken);
     }
 }

@@ -26,6 +26,7 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
 
         var transfer = metrics.Start(Protocol, direction);
         var outcome = TransferOutcome.Failed;
+        int? status = null;
         var requestBody = context.Request.Body;
         if (direction == TransferDirection.Download)
         {
@@ -53,13 +54,20 @@ internal sealed class RestTransferObserver(RequestDelegate next, TransferMetrics
             outcome = TransferOutcome.Aborted;
             throw;
         }
+        catch (Exception) when (!context.Response.HasStarted)
+        {
+            // Unhandled: the exception handler answers 500, which is what the log must say (the
+            // response still reads 200 here). Once a response has started, the client got its status and a cut.
+            status = StatusCodes.Status500InternalServerError;
+            throw;
+        }
         finally
         {
             context.Features.Set<TransferFeature>(null);
             context.Request.Body = requestBody;
             transfer.Complete(outcome);
             TransferLog.Completed(logger, transfer, name, context.Request.Protocol, outcome,
-                context.Response.StatusCode.ToString(System.Globalization.CultureInfo.InvariantCulture), HttpErrors.ReasonOf(context));
+                (status ?? context.Response.StatusCode).ToString(System.Globalization.CultureInfo.InvariantCulture), HttpErrors.ReasonOf(context));
         }
     }
 

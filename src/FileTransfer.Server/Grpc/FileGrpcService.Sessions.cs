@@ -1,5 +1,6 @@
 using FileTransfer.Core;
 using FileTransfer.Protos.V1;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Security;
 using Google.Protobuf.WellKnownTypes;
 using Grpc.Core;
@@ -8,6 +9,9 @@ namespace FileTransfer.Server.Grpc;
 
 internal sealed partial class FileGrpcService
 {
+    // One line per interval however often a client cancels its own writes.
+    private static readonly LogThrottle CancelledWrites = new(TimeSpan.FromSeconds(10));
+
     /// <summary>
     /// Begins a resumable upload: the same checks as UploadFile's metadata (name, size limit,
     /// overwrite / if_match), held until the file is stored. The same session as REST's
@@ -70,9 +74,33 @@ internal sealed partial class FileGrpcService
         var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset) { Protocol = TransferProtocol.Grpc };
         await using var write = await sessions.BeginWriteAsync(request, pace.Token);
 
-        // Ended at once when another request cancels the upload, as a REST append is.
+        // Ended at once when another request cancels the upload, as a REST append is: with ABORTED
+        // and the reason, and one throttled line (a client may cancel and start again at will).
         using var call = CancellationTokenSource.CreateLinkedTokenSource(pace.Token, write.Stopped);
-        var cancellationToken = call.Token;
+        try
+        {
+            return await AppendAsync(requestStream, write, message, pace, call.Token);
+        }
+        catch (Exception ex) when (write.Stopped.IsCancellationRequested && ex is OperationCanceledException or IOException or RpcException)
+        {
+            if (write.Superseded)
+            {
+                // The owner asked for the offset meanwhile: this call is over for it (it resumes elsewhere).
+                throw Failures.UploadBusy();
+            }
+
+            if (CancelledWrites.ShouldLog(out var suppressed))
+            {
+                LogWriteCancelled(logger, uploadId, suppressed);
+            }
+
+            throw Failures.UploadCancelled();
+        }
+    }
+
+    private async Task<UploadStatus> AppendAsync(IAsyncStreamReader<WriteUploadRequest> requestStream, UploadSessionWrite write, WriteUploadRequest message, UploadPace pace, CancellationToken cancellationToken)
+    {
+        var uploadId = write.Id;
         bool finish;
         while (true)
         {
@@ -125,4 +153,7 @@ internal sealed partial class FileGrpcService
 
         return status;
     }
+
+    [LoggerMessage(EventId = 260, Level = LogLevel.Information, Message = "Upload {UploadId} was cancelled while a WriteUpload was appending to it; the write was ended with ABORTED ({Suppressed} more since the last message)")]
+    private static partial void LogWriteCancelled(ILogger logger, string uploadId, long suppressed);
 }

@@ -20,6 +20,7 @@ internal sealed partial class FileGrpcService(
     UploadSessions sessions,
     FileEvents events,
     IHostApplicationLifetime lifetime,
+    Quotas quotas,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase

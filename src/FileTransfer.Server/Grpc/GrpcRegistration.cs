@@ -42,7 +42,7 @@ internal static class GrpcRegistration
                 options.Interceptors.Add<GrpcTransferObserver>();
             });
         services.AddGrpcReflection();
-        // Reports the same checks as /healthz (the storage root), run on each Check call.
+        // Run on each Check call; the overall status ("") is readiness (Hosting maps it).
         services.AddGrpcHealthChecks();
         return services;
     }

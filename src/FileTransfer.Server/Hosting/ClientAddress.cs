@@ -7,6 +7,12 @@ namespace FileTransfer.Server.Hosting;
 internal static class ClientAddress
 {
     /// <summary>
+    /// What a peer without an IP address (a Unix domain socket, usually a proxy on the same host)
+    /// counts as: nobody in particular, so the connection cap applies and no per-client share.
+    /// </summary>
+    public static readonly IPAddress Unaddressed = IPAddress.None;
+
+    /// <summary>
     /// The IPv4 address (also when it arrives IPv4-mapped on a dual-mode socket), or the IPv6 /64
     /// prefix: one host is usually handed a whole /64, so counting single IPv6 addresses would let
     /// it open a fresh "client" per address.
@@ -15,7 +21,7 @@ internal static class ClientAddress
     {
         if (remote is not IPEndPoint { Address: var address })
         {
-            return IPAddress.None;
+            return Unaddressed;
         }
 
         if (address.IsIPv4MappedToIPv6)

@@ -82,12 +82,13 @@ internal sealed class ConnectionGate
 
     /// <summary>
     /// Counts a connection against <paramref name="client"/>; false (and nothing counted) when it
-    /// already holds its share. <paramref name="held"/> is what it holds, the new one not included.
+    /// already holds its share. A peer without an address (<see cref="ClientAddress.Unaddressed"/>)
+    /// is held to the cap alone. <paramref name="held"/> is what it holds, the new one not included.
     /// </summary>
     public bool TryEnter(IPAddress client, out int held)
     {
         held = 0;
-        if (!_limitsClients)
+        if (!_limitsClients || client.Equals(ClientAddress.Unaddressed))
         {
             return true;
         }
@@ -108,7 +109,7 @@ internal sealed class ConnectionGate
 
     public void Leave(IPAddress client)
     {
-        if (!_limitsClients)
+        if (!_limitsClients || client.Equals(ClientAddress.Unaddressed))
         {
             return;
         }

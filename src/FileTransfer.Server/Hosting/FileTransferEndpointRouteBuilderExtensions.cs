@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
+using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Web;
@@ -19,20 +20,21 @@ public static class FileTransferEndpointRouteBuilderExtensions
                 "Unable to find the required services. Call builder.AddFileTransfer() before app.MapFileTransfer().");
         }
 
-        // Every 4xx/5xx, including unmatched routes and unhandled exceptions, is problem+json.
+        // An exception nothing closer handled is answered by Protocol/ProblemExceptionHandler.
         app.UseExceptionHandler();
-        app.UseStatusCodePages();
+        app.UseFileTransferCors();
         // The web page is public and short-circuits before the API's diagnostics and security.
         app.UseWebPage();
+        // Before the transfer log and the security checks: a refusal while stopping costs nothing more.
+        app.UseDrainGate();
         app.UseTransferDiagnostics();
-        app.UseProblemsForEmptyFileErrors();
         EncodedSeparators.Use(app);
 
         app.UseFileTransferSecurity();
 
         app.MapControllers().RequireOperationScopes();
         app.MapFileTransferGrpc();
-        app.MapHealthChecks("/healthz");
+        app.MapFileTransferHealth();
         app.MapRuntimeEndpoint();
         app.MapOpenApi();
         app.UseSwaggerUI(options =>
@@ -40,6 +42,9 @@ public static class FileTransferEndpointRouteBuilderExtensions
             options.SwaggerEndpoint("/openapi/v1.json", "FileTransfer v1");
             options.DocumentTitle = "FileTransfer API";
         });
+
+        // Last: what no middleware answered and routing found nothing (or only its 405) for.
+        app.UseUnmatchedRequests();
 
         var storage = app.Services.GetRequiredService<FileOperations>().Location;
         var endpoints = app.Services.GetRequiredService<ListeningEndpoints>();

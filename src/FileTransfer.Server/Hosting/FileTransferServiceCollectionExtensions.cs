@@ -2,6 +2,7 @@ using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Grpc;
 using FileTransfer.Server.OpenApi;
+using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
@@ -30,17 +31,22 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<DraftUploads>();
         services.AddSingleton<OpenedFileResultExecutor>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
+            .ConfigureApiBehaviorOptions(options => options.InvalidModelStateResponseFactory = ProblemResult.ForInvalidModel)
             .ConfigureApplicationPartManager(parts =>
             {
                 parts.FeatureProviders.Add(new InternalControllerFeatureProvider());
                 parts.ApplicationParts.Add(new AssemblyPart(typeof(FileTransferServiceCollectionExtensions).Assembly));
             });
         services.AddProblemDetails();
+        services.AddExceptionHandler<ProblemExceptionHandler>();
+        services.Configure<ExceptionHandlerOptions>(options => options.SuppressDiagnosticsCallback = ProblemExceptionHandler.SuppressDiagnostics);
         services.AddOpenApi(options => options.AddFileTransferDescriptions());
-        services.AddHealthChecks().AddCheck<StorageHealthCheck>("storage");
+        services.AddFileTransferHealth();
         services.AddFileTransferGrpc();
         services.AddTransferDiagnostics();
+        services.AddSingleton<RefusedRequests>();
         builder.AddFileTransferSecurity();
+        services.AddFileTransferCors();
         services.AddSingleton<FileTransferMarker>();
         return builder;
     }

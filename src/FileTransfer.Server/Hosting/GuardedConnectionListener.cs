@@ -21,15 +21,11 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
     private readonly LogThrottle _refusedLog = new(TimeSpan.FromSeconds(10));
     private readonly LogThrottle _failedLog = new(TimeSpan.FromSeconds(10));
     private IConnectionListener _inner = null!;
-    private CancellationTokenSource? _attempt;
     private TimeSpan _backoff = FirstBackoff;
 
     public EndPoint EndPoint => _inner.EndPoint;
 
     internal void Start(IConnectionListener inner) => _inner = inner;
-
-    /// <summary>The transport reports a failed accept(2): stop the accept in progress.</summary>
-    internal void OnAcceptFailed() => Volatile.Read(ref _attempt)?.Cancel();
 
     /// <summary>The next admitted connection; null once the listener is unbound.</summary>
     public async ValueTask<ConnectionContext?> AcceptAsync(CancellationToken cancellationToken = default)
@@ -87,7 +83,7 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
         {
             using (var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop))
             {
-                Volatile.Write(ref _attempt, attempt);
+                AcceptFailureSignal.Watch(attempt);
                 try
                 {
                     var connection = await _inner.AcceptAsync(attempt.Token);
@@ -100,7 +96,7 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
                 }
                 catch (OperationCanceledException) when (!stop.IsCancellationRequested)
                 {
-                    // Only the transport's failure signal cancels the attempt alone.
+                    // Only a failed accept(2) inside the transport's call cancels the attempt alone.
                     if (_failedLog.ShouldLog(out var suppressed))
                     {
                         Log.AcceptFailing(logger, EndPoint, _backoff.TotalMilliseconds, suppressed);
@@ -112,7 +108,7 @@ internal sealed class GuardedConnectionListener(ConnectionGate gate, ILogger log
                 }
                 finally
                 {
-                    Volatile.Write(ref _attempt, null);
+                    AcceptFailureSignal.Unwatch();
                 }
             }
 

@@ -6,7 +6,7 @@ using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
-/// <summary>Registers everything that shapes Kestrel: <see cref="KestrelTuning"/>, the memory pool, and the guarded transport.</summary>
+/// <summary>Registers everything that shapes Kestrel: <see cref="KestrelTuning"/>, the memory pool, the guarded transport and its check.</summary>
 internal static class KestrelRegistration
 {
     public static IServiceCollection AddKestrelTuning(this IServiceCollection services)
@@ -27,6 +27,11 @@ internal static class KestrelRegistration
 
         services.AddSingleton<ConnectionGate>();
         services.AddSingleton<IConnectionListenerFactory, GuardedTransportFactory>();
+
+        // Where QUIC is supported the host registers its listener (HTTP/3); it would take connections
+        // past the guard, so it goes, and ConnectionLayerCheck refuses one registered later.
+        services.RemoveAll<IMultiplexedConnectionListenerFactory>();
+        services.AddHostedService<ConnectionLayerCheck>();
         return services;
     }
 }

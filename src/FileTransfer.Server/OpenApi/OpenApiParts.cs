@@ -24,7 +24,7 @@ internal static class OpenApiParts
         [413] = ("https://tools.ietf.org/html/rfc9110#section-15.5.14", "Content Too Large"),
         [415] = ("https://tools.ietf.org/html/rfc9110#section-15.5.16", "Unsupported Media Type"),
         [416] = ("https://tools.ietf.org/html/rfc9110#section-15.5.17", "Range Not Satisfiable"),
-        [429] = (Security.SecurityProblems.TooManyRequestsType, "Too Many Requests"),
+        [429] = (Protocol.HttpErrors.TooManyRequestsType, "Too Many Requests"),
         [Protocol.HttpErrors.ChecksumMismatchStatus] = (Protocol.HttpErrors.ChecksumMismatchType, "Checksum Mismatch"),
         [500] = ("https://tools.ietf.org/html/rfc9110#section-15.6.1", "Internal Server Error"),
         [503] = ("https://tools.ietf.org/html/rfc9110#section-15.6.4", "Service Unavailable"),

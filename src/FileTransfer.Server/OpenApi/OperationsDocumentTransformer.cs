@@ -6,12 +6,20 @@ using Microsoft.OpenApi;
 namespace FileTransfer.Server.OpenApi;
 
 /// <summary>
-/// Document-wide parts: the title, <c>GET /healthz</c> and the document's own <c>GET /openapi/v1.json</c>
+/// Document-wide parts: the title, <c>GET /healthz</c>, <c>/healthz/live</c> and <c>/healthz/ready</c> and the document's own <c>GET /openapi/v1.json</c>
 /// (neither is an API-explorer endpoint, so nothing else describes them), and removal of component schemas nothing refers
 /// to any more (the framework's FileStreamResult and EntityTagHeaderValue, replaced by binary bodies).
 /// </summary>
 internal sealed partial class OperationsDocumentTransformer : IOpenApiDocumentTransformer
 {
+    // The health endpoints (Hosting/HealthEndpoints): path, operation id, summary, what a 503 means.
+    private static readonly (string Path, string Id, string Summary, string? Unhealthy)[] HealthPaths =
+    [
+        ("/healthz", "GetHealth", "The storage answers (the root exists, the bucket can be reached).", "`Unhealthy`: the storage is missing or does not answer within `Health:StorageTimeoutSeconds`."),
+        ("/healthz/live", "GetLiveness", "Liveness: the process answers (no storage check).", null),
+        ("/healthz/ready", "GetReadiness", "Readiness: the storage answers and the server is not shutting down.", "`Unhealthy`: the storage does not answer, or the server is draining before it stops."),
+    ];
+
     public async Task TransformAsync(OpenApiDocument document, OpenApiDocumentTransformerContext context, CancellationToken cancellationToken)
     {
         document.Info ??= new OpenApiInfo();
@@ -21,23 +29,28 @@ internal sealed partial class OperationsDocumentTransformer : IOpenApiDocumentTr
             "uploads verified by RFC 9530 digests, errors as RFC 9457 problem details.";
 
         document.Paths ??= [];
-        document.Paths["/healthz"] = new OpenApiPathItem
+        foreach (var (path, id, summary, unhealthy) in HealthPaths)
         {
-            Operations = new Dictionary<HttpMethod, OpenApiOperation>
+            var responses = new OpenApiResponses { ["200"] = new OpenApiResponse { Description = "`Healthy`.", Content = PlainText() } };
+            if (unhealthy is not null)
             {
-                [HttpMethod.Get] = new()
+                responses["503"] = new OpenApiResponse { Description = unhealthy, Content = PlainText() };
+            }
+
+            document.Paths[path] = new OpenApiPathItem
+            {
+                Operations = new Dictionary<HttpMethod, OpenApiOperation>
                 {
-                    OperationId = "GetHealth",
-                    Summary = "Readiness: the storage root exists.",
-                    Tags = new HashSet<OpenApiTagReference> { new("Operations", document) },
-                    Responses = new OpenApiResponses
+                    [HttpMethod.Get] = new()
                     {
-                        ["200"] = new OpenApiResponse { Description = "`Healthy`.", Content = PlainText() },
-                        ["503"] = new OpenApiResponse { Description = "`Unhealthy`: the storage root is missing.", Content = PlainText() },
+                        OperationId = id,
+                        Summary = summary,
+                        Tags = new HashSet<OpenApiTagReference> { new("Operations", document) },
+                        Responses = responses,
                     },
                 },
-            },
-        };
+            };
+        }
 
         // The document describes itself too, so that clients see it is public (no security).
         document.Paths["/openapi/" + context.DocumentName + ".json"] = new OpenApiPathItem

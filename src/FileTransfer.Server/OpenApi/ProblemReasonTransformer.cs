@@ -20,7 +20,7 @@ internal sealed class ProblemReasonTransformer : IOpenApiDocumentTransformer
             schema.Properties[HttpErrors.ReasonMember] = new OpenApiSchema
             {
                 Type = JsonSchemaType.String,
-                Description = "Why the server refused the request: a stable value to switch on, the same string a gRPC client reads from google.rpc.ErrorInfo.reason for the same failure. Absent on problems the framework answers before the file API (unknown routes, methods).",
+                Description = "Why the server refused the request: a stable value to switch on, the same string a gRPC client reads from google.rpc.ErrorInfo.reason for the same failure. Present on every problem.",
                 Enum = [.. Enum.GetValues<ErrorReason>().Select(reason => (JsonNode)JsonValue.Create(reason.Code())!)],
             };
         }

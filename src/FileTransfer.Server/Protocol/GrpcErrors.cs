@@ -20,7 +20,7 @@ internal static class GrpcErrors
         ErrorReason.InvalidFileName or ErrorReason.InvalidRange or ErrorReason.InvalidUploadStream or ErrorReason.InvalidPageRequest or ErrorReason.InvalidLinkRequest or ErrorReason.MalformedMessage => StatusCode.InvalidArgument,
         ErrorReason.FileNotFound => StatusCode.NotFound,
         ErrorReason.OffsetPastEnd => StatusCode.OutOfRange,
-        ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles => StatusCode.ResourceExhausted,
+        ErrorReason.FileTooLarge or ErrorReason.StorageFull or ErrorReason.RateLimited or ErrorReason.TooManyFiles or ErrorReason.QuotaExceeded => StatusCode.ResourceExhausted,
         ErrorReason.DigestMismatch or ErrorReason.SizeMismatch => StatusCode.DataLoss,
         ErrorReason.FileExists => StatusCode.AlreadyExists,
         ErrorReason.EtagMismatch or ErrorReason.NameConflict or ErrorReason.DirectDownloadUnavailable => StatusCode.FailedPrecondition,
@@ -39,6 +39,15 @@ internal static class GrpcErrors
         ErrorReason.UnsupportedProtocolVersion => StatusCode.InvalidArgument,
         ErrorReason.UploadRejected => StatusCode.PermissionDenied,
         ErrorReason.HookUnavailable => StatusCode.Unavailable,
+        ErrorReason.TooManyUploads => StatusCode.ResourceExhausted,
+        ErrorReason.UploadCancelled => StatusCode.Aborted,
+
+        // An unknown service or method (REST: no route, or not this method); a request in a form
+        // gRPC never sends; a failure the server did not foresee, with the status Grpc.AspNetCore
+        // itself gives an exception from a handler.
+        ErrorReason.RouteNotFound or ErrorReason.MethodNotAllowed => StatusCode.Unimplemented,
+        ErrorReason.UnsupportedMediaType => StatusCode.InvalidArgument,
+        ErrorReason.InternalError => StatusCode.Unknown,
         _ => StatusCode.Internal,
     };
 
@@ -52,6 +61,22 @@ internal static class GrpcErrors
     {
         var message = exception.Reason == ErrorReason.FileExists ? exception.Message + " Set overwrite to replace it." : exception.Message;
         var status = Status(exception.Reason, message, exception.RetryAfter);
+        if (exception.Quota is { } quota)
+        {
+            // The usage and limit of the quota that refused, as GetUsage reports them.
+            var info = status.Details[0].Unpack<ErrorInfo>();
+            info.Metadata["path"] = quota.Path;
+            info.Metadata["used_bytes"] = quota.UsedBytes.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            info.Metadata["max_bytes"] = quota.MaxBytes.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            info.Metadata["used_files"] = quota.UsedFiles.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            if (quota.MaxFiles is { } maxFiles)
+            {
+                info.Metadata["max_files"] = maxFiles.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            }
+
+            status.Details[0] = Any.Pack(info);
+        }
+
         if (exception.ExpectedOffset is { } expected)
         {
             var info = status.Details[0].Unpack<ErrorInfo>();
@@ -70,9 +95,14 @@ internal static class GrpcErrors
     public static RpcException Create(ErrorReason reason, string message, TimeSpan? retryAfter = null) =>
         Status(reason, message, retryAfter).ToRpcException();
 
-    /// <summary>A status with an ErrorInfo detail (and RetryInfo when given), as the status proto carries it in <c>grpc-status-details-bin</c>.</summary>
+    /// <summary>
+    /// A status with an ErrorInfo detail (and a RetryInfo where <see cref="RetryAdvice"/> says the
+    /// reason is transient, with <paramref name="retryAfter"/> when the refuser measured it), as the
+    /// status proto carries it in <c>grpc-status-details-bin</c>.
+    /// </summary>
     public static Google.Rpc.Status Status(ErrorReason reason, string message, TimeSpan? retryAfter = null)
     {
+        retryAfter = RetryAdvice.For(reason, retryAfter);
         var status = new Google.Rpc.Status
         {
             Code = (int)CodeFor(reason),

@@ -22,6 +22,7 @@ internal static class GrpcStatusResponse
 
     public static Task WriteAsync(HttpContext context, ErrorReason reason, string message, TimeSpan? retryAfter = null)
     {
+        retryAfter = RetryAdvice.For(reason, retryAfter);
         var response = context.Response;
         response.StatusCode = StatusCodes.Status200OK;
         response.ContentType = "application/grpc";

@@ -1,13 +1,12 @@
 using FileTransfer.Core;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.AspNetCore.Mvc.Infrastructure;
 
 namespace FileTransfer.Server.Protocol;
 
 /// <summary>
-/// The one mapping from the core's <see cref="ErrorReason"/> to HTTP: a status code and a problem
-/// title (RFC 9457). Every problem a core failure causes carries the reason as the extension member
-/// <c>reason</c>, the same string gRPC clients read from <c>google.rpc.ErrorInfo</c>.
+/// The one mapping from the core's <see cref="ErrorReason"/> to HTTP: a status code, a problem title
+/// and type (RFC 9457). Every problem carries the reason as the extension member <c>reason</c>, the
+/// same string gRPC clients read from <c>google.rpc.ErrorInfo</c>; <see cref="ProblemWriter"/> writes it.
 /// </summary>
 internal static class HttpErrors
 {
@@ -38,6 +37,9 @@ internal static class HttpErrors
         ErrorReason.DirectDownloadUnavailable => (StatusCodes.Status409Conflict, "Direct download unavailable"),
         ErrorReason.MalformedMessage => (StatusCodes.Status400BadRequest, "Malformed request"),
 
+        // RFC 4918 11.5: "unable to store the representation needed to complete the request".
+        ErrorReason.QuotaExceeded => (StatusCodes.Status507InsufficientStorage, "Quota exceeded"),
+
         // Resumable uploads. tus 1.0.0: 404 or 410 for an unknown or expired upload, 409 for an
         // offset mismatch, 460 for a checksum mismatch (checksum extension), 412 for an unsupported
         // Tus-Resumable; the IETF draft: 409 for the offset, 400 for an append to a completed upload.
@@ -50,6 +52,14 @@ internal static class HttpErrors
         ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
         ErrorReason.UploadRejected => (StatusCodes.Status403Forbidden, "Upload rejected"),
         ErrorReason.HookUnavailable => (StatusCodes.Status503ServiceUnavailable, "Hook unavailable"),
+        ErrorReason.TooManyUploads => (StatusCodes.Status429TooManyRequests, "Too many uploads"),
+        ErrorReason.UploadCancelled => (StatusCodes.Status409Conflict, "Upload cancelled"),
+
+        // What routing, the framework's body checks and unforeseen failures answer, in the same form.
+        ErrorReason.UnsupportedMediaType => (StatusCodes.Status415UnsupportedMediaType, "Unsupported media type"),
+        ErrorReason.RouteNotFound => (StatusCodes.Status404NotFound, "Not found"),
+        ErrorReason.MethodNotAllowed => (StatusCodes.Status405MethodNotAllowed, "Method not allowed"),
+        ErrorReason.InternalError => (StatusCodes.Status500InternalServerError, "Internal server error"),
         _ => (StatusCodes.Status500InternalServerError, "Request failed"),
     };
 
@@ -59,72 +69,42 @@ internal static class HttpErrors
     /// <summary>The problem type of a 460: where tus 1.0.0 defines it (no RFC does).</summary>
     public const string ChecksumMismatchType = "https://tus.io/protocols/resumable-upload#checksum";
 
+    /// <summary>RFC 6585 4 defines 429; the framework's problem defaults have no type for it.</summary>
+    public const string TooManyRequestsType = "https://tools.ietf.org/html/rfc6585#section-4";
+
     /// <summary>The draft's <c>Upload-Offset</c> header, sent on an offset mismatch with the session's offset.</summary>
     public const string UploadOffsetHeader = "Upload-Offset";
 
     /// <summary>
     /// The registered problem type of <paramref name="reason"/> where there is one
-    /// (draft-ietf-httpbis-resumable-upload, Problem Types), else null for the framework's default.
+    /// (draft-ietf-httpbis-resumable-upload, Problem Types; RFC 6585), else null for the framework's default.
     /// </summary>
     public static string? TypeFor(ErrorReason reason) => reason switch
     {
+        ErrorReason.RateLimited => TooManyRequestsType,
         ErrorReason.UploadOffsetMismatch => "https://iana.org/assignments/http-problem-types#mismatching-upload-offset",
         ErrorReason.UploadCompleted => "https://iana.org/assignments/http-problem-types#completed-upload",
         ErrorReason.ChecksumMismatch => ChecksumMismatchType,
         _ => null,
     };
 
-    /// <summary>The problem <paramref name="reason"/> means, for middleware that writes it itself.</summary>
-    public static ProblemDetails Problem(ErrorReason reason, string detail)
-    {
-        var (status, title) = For(reason);
-        return new ProblemDetails
-        {
-            Status = status,
-            Title = title,
-            Detail = detail,
-            Extensions = { [ReasonMember] = reason.Code() },
-        };
-    }
-
     /// <summary>
-    /// The answer to an MVC request that failed for <paramref name="reason"/>: the problem through the
-    /// app's <see cref="ProblemDetailsFactory"/> (type, traceId, problem+json) with the reason, which is
-    /// also remembered on the request for the transfer log and metrics.
+    /// The answer to an MVC request (or a minimal endpoint) that failed for <paramref name="reason"/>:
+    /// <see cref="ProblemWriter"/> writes it when the result runs. The reason is remembered on the
+    /// request at once, for the transfer log and metrics.
     /// </summary>
-    public static ObjectResult Result(HttpContext context, ErrorReason reason, string detail)
-    {
-        var (status, title) = For(reason);
-        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>().CreateProblemDetails(context, status, title, detail: detail);
-        problem.Type = TypeFor(reason) ?? problem.Type;
-        problem.Extensions[ReasonMember] = reason.Code();
-        Remember(context, reason);
-        return new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json", "application/problem+xml" } };
-    }
+    public static ProblemResult Result(HttpContext context, ErrorReason reason, string detail) =>
+        Result(context, new FileTransferException(reason, detail));
 
-    /// <summary>
-    /// The answer to a core refusal: <see cref="Result(HttpContext, ErrorReason, string)"/>, and for an
-    /// offset mismatch the session's offset in <c>Upload-Offset</c> and the problem's
-    /// <c>expected-offset</c> / <c>provided-offset</c> members (the draft's Mismatching Offset).
-    /// </summary>
-    public static ObjectResult Result(HttpContext context, FileTransferException refused)
+    /// <summary>The answer to a core refusal, with everything it carries (an offset mismatch's offsets, a retry delay).</summary>
+    public static ProblemResult Result(HttpContext context, FileTransferException refused)
     {
-        var result = Result(context, refused.Reason, refused.Message);
-        if (refused.ExpectedOffset is { } expected && result.Value is ProblemDetails problem)
-        {
-            context.Response.Headers[UploadOffsetHeader] = expected.ToString(System.Globalization.CultureInfo.InvariantCulture);
-            problem.Extensions["expected-offset"] = expected;
-            if (refused.ProvidedOffset is { } provided)
-            {
-                problem.Extensions["provided-offset"] = provided;
-            }
-        }
-
-        return result;
+        Remember(context, refused.Reason);
+        return new ProblemResult(refused);
     }
 
     /// <inheritdoc cref="Result(HttpContext, ErrorReason, string)"/>
-    public static ObjectResult Problem(this ControllerBase controller, ErrorReason reason, string detail) =>
+    public static ProblemResult Problem(this ControllerBase controller, ErrorReason reason, string detail) =>
         Result(controller.HttpContext, reason, detail);
 
     /// <summary>The reason a request failed for, kept on the request for the transfer log and metrics.</summary>

@@ -52,7 +52,15 @@ internal static class DraftProtocol
     /// </summary>
     public static long? Length(HttpRequest request, long offset, bool complete)
     {
-        var declared = Integer(request.Headers[LengthHeader].ToString());
+        var sent = request.Headers[LengthHeader].ToString();
+        var declared = Integer(sent);
+        if (declared is null && sent.Length > 0)
+        {
+            // A length the client meant but that is no sf-integer (RFC 9651 3.3.1), such as -5: ignoring
+            // it would hold the upload to no length at all.
+            throw Invalid("Upload-Length is the whole file's length as a non-negative integer of at most 15 digits.");
+        }
+
         var fromContent = complete && request.ContentLength is { } contentLength ? offset + contentLength : (long?)null;
         return declared is { } length && fromContent is { } implied && length != implied
             ? throw new FileTransferException(ErrorReason.SizeMismatch, $"Upload-Length says {length} bytes, but the offset and Content-Length of this request, which completes the upload, make {implied}.")

@@ -50,7 +50,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
 
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         context.Response.Headers.Location = SessionUploads.Location(request, session.Id);
-        DraftProtocol.WriteLimits(context.Response, session.MaxBytes, sessions.Expiry);
+        DraftProtocol.WriteLimits(context.Response, session.MaxBytes, sessions.TimeLeft(session));
         var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, EndOf(complete), storage.Value.MaxFileSizeBytes);
         return Answer(context.Response, outcome, version, StatusCodes.Status201Created);
     }
@@ -123,7 +123,7 @@ internal sealed class DraftUploads(UploadSessions sessions, IOptions<DraftUpload
     // A per-request Content-Digest (RFC 9530 2: the digest of this message's content): the bytes of
     // this request are kept only when they match (draft, Content Digests).
     private static RequestChecksum? ContentChecksum(HttpContext context) =>
-        SessionUploads.Sha256Of(context, ContentDigest.ContentDigestHeader) is { } sha256 ? RequestChecksum.Create("sha256", sha256) : null;
+        SessionUploads.Sha256Of(context, ContentDigest.ContentDigestHeader) is { } sha256 ? RequestChecksum.ContentDigest(sha256) : null;
 
     private int ServedVersion(HttpRequest request) =>
         DraftProtocol.InteropVersion(request) is { } version && Serves(version) ? version : throw Unsupported(DraftProtocol.InteropVersion(request));

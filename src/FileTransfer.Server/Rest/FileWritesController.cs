@@ -40,7 +40,7 @@ internal sealed class FileWritesController(FileOperations files, DraftUploads dr
         if (string.IsNullOrEmpty(path) && HttpMethods.IsPost(Request.Method))
         {
             // "POST api/files" that is not a form reaches this raw-body action with no name.
-            return Problem("POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.", statusCode: StatusCodes.Status415UnsupportedMediaType, title: "Unsupported media type");
+            return this.Problem(ErrorReason.UnsupportedMediaType, "POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.");
         }
 
         if (await draft.TryCreateAsync(HttpContext, path ?? "") is { } resumable)

@@ -40,7 +40,8 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
     /// is being replaced. Carries <c>Repr-Digest: sha-256=:base64:</c> (RFC 9530). Supports a single <c>Range</c> (206/416), <c>If-Range</c>,
     /// <c>If-None-Match</c>/<c>If-Modified-Since</c> (304) and <c>If-Match</c>/<c>If-Unmodified-Since</c> (412).
     /// On an object store with <c>Storage:S3:RedirectDownloads</c>, a GET that would send bytes answers
-    /// <c>307</c> with a presigned URL of the store instead (after the same authorization and conditions).
+    /// <c>307</c> with a presigned URL of the store instead (after the same authorization and conditions),
+    /// unless it carries a condition the store does not decide right (<c>If-Range</c>, a list of ETags).
     /// </summary>
     /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
     [HttpGet("{**path}")]
@@ -62,8 +63,10 @@ internal sealed class FilesController(FileOperations files) : ControllerBase
         DownloadHeaders.Apply(Response.Headers, file.Version);
 
         // The store sends a redirected GET's bytes: a digest the backend does not know yet is not
-        // worth reading the whole file here (a 304 or 412 still carries a known one).
-        var redirect = files.RedirectsDownloads && HttpMethods.IsGet(Request.Method);
+        // worth reading the whole file here (a 304 or 412 still carries a known one). Not when the
+        // store would decide the request's conditions wrongly (If-Range: RGW ignores it): then this
+        // server answers from the version it opened, as without redirects.
+        var redirect = HttpMethods.IsGet(Request.Method) && files.RedirectsDownload(ForwardedConditionHeaders.Of(Request.Headers));
 
         // RFC 9530 3: the digest of the whole representation, also on 206, so that a client
         // reassembling ranges can verify the result; from the same open as the bytes.

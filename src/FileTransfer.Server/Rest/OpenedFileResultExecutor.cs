@@ -24,6 +24,7 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         var (range, rangeLength, serveBody) = SetHeadersAndLog(context, result, size, result.EnableRangeProcessing, result.LastModified, result.EntityTag);
         if (!serveBody)
         {
+            await AnswerWithoutBodyAsync(context.HttpContext, size);
             return;
         }
 
@@ -39,18 +40,36 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         {
             await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
         }
-        catch (VersionGoneException gone) when (!context.HttpContext.Response.HasStarted)
+        catch (StorageReadException failed) when (!context.HttpContext.Response.HasStarted)
         {
-            // An object store that no longer holds the opened version, before a byte was sent: the
-            // client may retry (and gets the current version); never the new bytes under the old headers.
-            var refusal = gone.ToRefusal();
-            var http = context.HttpContext;
-            http.Response.Clear();
-            http.Response.StatusCode = HttpErrors.For(refusal.Reason).Status;
-            http.Response.Headers.RetryAfter = "1";
-            HttpErrors.Remember(http, refusal.Reason);
-            await http.Response.WriteAsJsonAsync(HttpErrors.Problem(refusal.Reason, refusal.Message), (System.Text.Json.JsonSerializerOptions?)null, "application/problem+json", http.RequestAborted);
+            // An object store that no longer holds the opened version, or that stopped answering,
+            // before a byte was sent: the client may retry (and gets the current version); never the
+            // new bytes under the old headers. Once bytes went out, the exception cuts the response.
+            context.HttpContext.Response.Clear();
+            await ProblemWriter.WriteAsync(context.HttpContext, failed.ToRefusal());
         }
+    }
+
+    // The framework's evaluator (RFC 9110 13.2.2) gives its verdict as the status it set, with no
+    // body: 304 and a HEAD are answers, a failed If-Match / If-Unmodified-Since (412, RFC 9110 13.1.1)
+    // and a range past the end (416, 15.5.17) are refusals, answered here where they were decided, as
+    // problems that keep the headers the evaluator set (ETag, Content-Range: bytes */size).
+    private static Task AnswerWithoutBodyAsync(HttpContext context, long size)
+    {
+        var response = context.Response;
+        var refusal = response.StatusCode switch
+        {
+            StatusCodes.Status412PreconditionFailed => new FileTransferException(ErrorReason.EtagMismatch, "The file does not match the If-Match / If-Unmodified-Since condition."),
+            StatusCodes.Status416RangeNotSatisfiable => new FileTransferException(ErrorReason.OffsetPastEnd, $"The range starts past the end of the file ({size} bytes); Content-Range gives its size."),
+            _ => null,
+        };
+        if (refusal is null)
+        {
+            return Task.CompletedTask;
+        }
+
+        response.ContentLength = null;
+        return ProblemWriter.WriteAsync(context, refusal);
     }
 
     // RFC 9110 15.4.8: 307 keeps the method, and the client sends its Range (and If-Range) to the

@@ -1,4 +1,3 @@
-using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Filters;
@@ -8,37 +7,26 @@ namespace FileTransfer.Server.Rest;
 /// <summary>
 /// Turns what a REST action throws into its answer, so that actions call the core without a
 /// try/catch each and no mapping is written twice (the gRPC twin is the error interceptor): a core
-/// refusal becomes its problem (<see cref="HttpErrors"/>), Kestrel's own refusals while a body
-/// streams (too large, too slow, cut short) theirs, and a client that went away an empty answer and
-/// a Debug line. Anything else passes on to the exception handler (500, logged).
+/// refusal, or Kestrel's own refusal while a body streams (too large, too slow, cut short), becomes
+/// its problem (<see cref="ExceptionRefusals"/>, <see cref="ProblemWriter"/>), and a client that went
+/// away an empty answer and a Debug line. Anything else passes on to the exception handler (500, logged).
 /// </summary>
 internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) : IExceptionFilter
 {
     public void OnException(ExceptionContext context)
     {
         var http = context.HttpContext;
-        context.Result = context.Exception switch
+        if (ExceptionRefusals.Of(context.Exception) is { } refused)
         {
-            FileTransferException refused => HttpErrors.Result(http, refused),
-            VersionGoneException gone => HttpErrors.Result(http, gone.ToRefusal().Reason, gone.ToRefusal().Message),
-            BadHttpRequestException bad => HttpErrors.Result(http, ReasonOf(bad), bad.Message),
-            _ when IsClientAbort(context.Exception, http) => Aborted(http),
-            _ => null,
-        };
+            context.Result = HttpErrors.Result(http, refused);
+        }
+        else if (ExceptionRefusals.IsClientAbort(context.Exception, http))
+        {
+            context.Result = Aborted(http);
+        }
+
         context.ExceptionHandled = context.Result is not null;
     }
-
-    /// <summary>The client went away (disconnect, reset, cancel): nobody is left to answer.</summary>
-    public static bool IsClientAbort(Exception exception, HttpContext context) =>
-        exception is OperationCanceledException or IOException && context.RequestAborted.IsCancellationRequested;
-
-    // Kestrel's refusals of a body: too large (MaxRequestBodySize), too slow (MinRequestBodyDataRate), or malformed / cut short.
-    private static ErrorReason ReasonOf(BadHttpRequestException exception) => exception.StatusCode switch
-    {
-        StatusCodes.Status413PayloadTooLarge => ErrorReason.FileTooLarge,
-        StatusCodes.Status408RequestTimeout => ErrorReason.UploadIdle,
-        _ => ErrorReason.InvalidUploadStream,
-    };
 
     private EmptyResult Aborted(HttpContext context)
     {

@@ -1,8 +1,6 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
-using Microsoft.AspNetCore.Mvc;
-using Microsoft.AspNetCore.Mvc.Infrastructure;
 using Microsoft.Net.Http.Headers;
 
 namespace FileTransfer.Server.Rest;
@@ -81,13 +79,9 @@ internal static class SessionUploads
         response.Headers[HeaderNames.ContentLocation] = UploadedFile.LocationOf(stored.Name);
     }
 
-    /// <summary>415 as problem+json, for a body of a type the protocol does not take (no core reason: it is the request's shape).</summary>
-    public static ObjectResult UnsupportedMediaType(HttpContext context, string detail)
-    {
-        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>()
-            .CreateProblemDetails(context, StatusCodes.Status415UnsupportedMediaType, "Unsupported media type", detail: detail);
-        return new ObjectResult(problem) { StatusCode = StatusCodes.Status415UnsupportedMediaType, ContentTypes = { "application/problem+json" } };
-    }
+    /// <summary>415 for a body of a type the protocol does not take.</summary>
+    public static ProblemResult UnsupportedMediaType(HttpContext context, string detail) =>
+        HttpErrors.Result(context, ErrorReason.UnsupportedMediaType, detail);
 
     /// <summary>A digest field's sha-256 (RFC 9530) in the request, or null when the request does not send the field.</summary>
     public static byte[]? Sha256Of(HttpContext context, string header) => RestUploads.Sha256Of(context, context.Request.Headers, header);

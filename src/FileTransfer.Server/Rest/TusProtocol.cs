@@ -87,15 +87,22 @@ internal static class TusProtocol
 
     /// <summary>
     /// <c>Upload-Metadata</c> (tus 1.0.0: comma-separated <c>key base64value</c> pairs, a key alone
-    /// for an empty value), as a dictionary; a malformed one is refused.
+    /// for an empty value), as a dictionary of the decoded bytes; a malformed one is refused. The
+    /// field is kept and sent back as it came (HEAD), so it must be what a response may carry:
+    /// visible ASCII, spaces and commas (a key is ASCII, tus 1.0.0; a value is base64).
     /// </summary>
-    public static Dictionary<string, string> Metadata(string header)
+    public static Dictionary<string, byte[]> Metadata(string header)
     {
-        var pairs = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (!header.All(c => c is >= ' ' and <= '~'))
+        {
+            throw Invalid("Upload-Metadata keys are ASCII without spaces or commas, and values base64: the field has a character that is neither.");
+        }
+
+        var pairs = new Dictionary<string, byte[]>(StringComparer.Ordinal);
         foreach (var pair in header.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
         {
             var parts = pair.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            if (parts.Length is 0 or > 2 || !pairs.TryAdd(parts[0], parts.Length == 1 ? "" : Decode(parts[0], parts[1])))
+            if (parts.Length is 0 or > 2 || !pairs.TryAdd(parts[0], parts.Length == 1 ? [] : Decode(parts[0], parts[1])))
             {
                 throw Invalid("Upload-Metadata is a comma-separated list of distinct 'key base64value' pairs.");
             }
@@ -104,25 +111,28 @@ internal static class TusProtocol
         return pairs;
     }
 
-    /// <summary>The name the metadata asks for: <c>folder/filename</c>, or <c>filename</c>.</summary>
-    public static string NameOf(IReadOnlyDictionary<string, string> metadata)
+    /// <summary>The name the metadata asks for: <c>folder/filename</c>, or <c>filename</c>; one that is not UTF-8 is refused, never altered.</summary>
+    public static string NameOf(IReadOnlyDictionary<string, byte[]> metadata)
     {
-        if (!metadata.TryGetValue(FileNameKey, out var fileName) || fileName.Length == 0)
+        var fileName = metadata.TryGetValue(FileNameKey, out var fileNameBytes) ? Utf8(fileNameBytes, FileNameKey) : "";
+        if (fileName.Length == 0)
         {
             throw Invalid("Upload-Metadata names the file: 'filename <base64 of the name>' (and optionally 'folder <base64>').");
         }
 
-        return metadata.TryGetValue(FolderKey, out var folder) && folder.Length > 0 ? $"{folder.TrimEnd('/')}/{fileName}" : fileName;
+        var folder = metadata.TryGetValue(FolderKey, out var folderBytes) ? Utf8(folderBytes, FolderKey) : "";
+        return folder.Length > 0 ? $"{folder.TrimEnd('/')}/{fileName}" : fileName;
     }
 
     /// <summary>The whole file's SHA-256 from the metadata's <c>sha256</c> (64 hex digits), or null.</summary>
-    public static byte[]? Sha256Of(IReadOnlyDictionary<string, string> metadata)
+    public static byte[]? Sha256Of(IReadOnlyDictionary<string, byte[]> metadata)
     {
-        if (!metadata.TryGetValue(Sha256Key, out var hex))
+        if (!metadata.TryGetValue(Sha256Key, out var bytes))
         {
             return null;
         }
 
+        var hex = Encoding.ASCII.GetString(bytes);
         return hex.Length == 64 && hex.All(char.IsAsciiHexDigit)
             ? Convert.FromHexString(hex)
             : throw Invalid("The 'sha256' metadata is the file's SHA-256 as 64 hex digits (base64-encoded, as every metadata value).");
@@ -176,8 +186,24 @@ internal static class TusProtocol
             ? number
             : throw Invalid($"{header} is a non-negative integer.");
 
-    private static string Decode(string key, string base64) =>
-        TryBase64(base64) is { } bytes ? Encoding.UTF8.GetString(bytes) : throw Invalid($"The value of Upload-Metadata '{key}' is not base64.");
+    private static byte[] Decode(string key, string base64) =>
+        TryBase64(base64) ?? throw Invalid($"The value of Upload-Metadata '{key}' is not base64.");
+
+    // A name that is not UTF-8 is refused as REST and the draft refuse one: decoding it leniently
+    // would store the file under another name (U+FFFD in place of each bad byte).
+    private static string Utf8(byte[] bytes, string key)
+    {
+        try
+        {
+            return StrictUtf8.GetString(bytes);
+        }
+        catch (DecoderFallbackException)
+        {
+            throw new FileTransferException(ErrorReason.InvalidFileName, $"The '{key}' metadata is not UTF-8 once base64-decoded.");
+        }
+    }
+
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private static byte[]? TryBase64(string text)
     {

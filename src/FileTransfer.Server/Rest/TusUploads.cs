@@ -1,5 +1,6 @@
 using System.Globalization;
 using FileTransfer.Core;
+using FileTransfer.Server.Protocol;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
@@ -122,7 +123,7 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
     }
 
     // Repr-Digest (RFC 9530) and the sha256 metadata: the same digest if both are sent.
-    private static byte[]? WholeFileSha256(HttpContext context, IReadOnlyDictionary<string, string> metadata)
+    private static byte[]? WholeFileSha256(HttpContext context, IReadOnlyDictionary<string, byte[]> metadata)
     {
         var header = SessionUploads.Sha256Of(context, ContentDigest.ReprDigestHeader);
         var fromMetadata = TusProtocol.Sha256Of(metadata);
@@ -138,6 +139,6 @@ internal sealed class TusUploads(UploadSessions sessions, IOptions<StorageOption
         context.Request.ContentLength > 0 || (context.Request.ContentLength is null && context.Features.Get<IHttpRequestBodyDetectionFeature>()?.CanHaveBody == true);
 
     // tus 1.0.0: a PATCH (and creation-with-upload) body is application/offset+octet-stream, else 415.
-    private static ObjectResult Unsupported(HttpContext context) =>
+    private static ProblemResult Unsupported(HttpContext context) =>
         SessionUploads.UnsupportedMediaType(context, $"tus sends the bytes as Content-Type: {TusProtocol.OffsetOctetStream}.");
 }

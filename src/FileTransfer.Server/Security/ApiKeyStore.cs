@@ -39,7 +39,7 @@ internal sealed class ApiKeyStore
         // Only here, only in Development: no other environment ever reads or writes the key file.
         if (_keys.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
         {
-            DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), storage.Location);
+            DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), storage);
             Add(DevelopmentKey.Key, [.. Scopes.All], folders: null);
         }
     }

@@ -1,16 +1,17 @@
 using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text;
-using FileTransfer.Storage.Local;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// The development key, kept across restarts so that <c>FILETRANSFER_API_KEY</c> and a Kreya
-/// environment stay valid: one file per storage location (named by the SHA-256 of the root's
-/// canonical path, or of an object store's <c>s3://host:port/bucket/prefix/</c> as it is) in a
-/// per-user folder outside the root, the folder 0700 and the file 0600. Used only in Development
-/// (<see cref="ApiKeyStore"/>); no other environment reads or writes it.
+/// environment stay valid: one file per storage location (named by the SHA-256 of the backend's
+/// <see cref="IStorageBackend.Location"/>: the root's canonical path, or an object store's
+/// <c>s3://host:port/bucket/prefix/</c>) in a per-user folder that the backend does not serve, the
+/// folder 0700 and the file 0600. Used only in Development (<see cref="ApiKeyStore"/>); no other
+/// environment reads or writes it.
 /// </summary>
 internal static class DevelopmentKeyFile
 {
@@ -31,15 +32,15 @@ internal static class DevelopmentKeyFile
         return string.IsNullOrEmpty(data) ? null : Path.Combine(data, "FileTransfer", "development-keys");
     }
 
-    /// <summary>The file that holds the key for <paramref name="storageRoot"/> in <paramref name="folder"/>.</summary>
-    public static string PathFor(string folder, string storageRoot) =>
-        Path.Combine(Path.GetFullPath(folder), Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(Canonical(storageRoot))))[..32] + ".key");
+    /// <summary>The file that holds the key for the store at <paramref name="location"/> (<see cref="IStorageBackend.Location"/>) in <paramref name="folder"/>.</summary>
+    public static string PathFor(string folder, string location) =>
+        Path.Combine(Path.GetFullPath(folder), Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(location)))[..32] + ".key");
 
     /// <summary>
-    /// The key stored for <paramref name="storageRoot"/>, created when there is none or the file
+    /// The key stored for <paramref name="storage"/>, created when there is none or the file
     /// cannot be trusted; a key for this process only when nothing can be stored safely.
     /// </summary>
-    public static DevelopmentKey LoadOrCreate(string? folder, string storageRoot)
+    public static DevelopmentKey LoadOrCreate(string? folder, IStorageBackend storage)
     {
         var fresh = Base64Url.EncodeToString(RandomNumberGenerator.GetBytes(32));
         if (folder is null)
@@ -47,22 +48,14 @@ internal static class DevelopmentKeyFile
             return DevelopmentKey.NotStored(fresh, "there is no per-user data folder (set Auth:DevelopmentKeyFolder)");
         }
 
-        var file = PathFor(folder, storageRoot);
+        var file = PathFor(folder, storage.Location);
         var directory = Path.GetDirectoryName(file)!;
 
-        // The root is served: a key inside it could be downloaded with the anonymous reads that
-        // Development allows. Both sides are compared with every link resolved. (An object store's
-        // files are not on this disk: no folder here is inside it.)
-        if (CanonicalPath.Resolve(directory) is not { } real)
+        // What the backend serves could be downloaded with the anonymous reads that Development
+        // allows; the backend judges with its own path rules (an object store serves no local folder).
+        if (storage is ILocalFolderBackend local && local.MayServe(directory))
         {
-            return DevelopmentKey.NotStored(fresh, $"the links in {directory} cannot be resolved");
-        }
-
-        var root = Canonical(storageRoot);
-        if (!IsStoreUrl(storageRoot)
-            && (real == root || real.StartsWith(root.EndsWith(Path.DirectorySeparatorChar) ? root : root + Path.DirectorySeparatorChar, StringComparison.Ordinal)))
-        {
-            return DevelopmentKey.NotStored(fresh, $"its folder {directory} is inside the storage root");
+            return DevelopmentKey.NotStored(fresh, $"its folder {directory} is inside the storage root (or its links cannot be resolved)");
         }
 
         try
@@ -94,14 +87,6 @@ internal static class DevelopmentKeyFile
             return DevelopmentKey.NotStored(fresh, $"{directory} is not usable: {e.Message}");
         }
     }
-
-    // An object store's location is a URL: taken as it is, it names the same store from any working
-    // folder (Path.GetFullPath would make it relative to the current one).
-    private static string Canonical(string location) =>
-        IsStoreUrl(location) ? location : CanonicalPath.Resolve(Path.GetFullPath(location)) ?? Path.GetFullPath(location);
-
-    private static bool IsStoreUrl(string location) =>
-        Uri.TryCreate(location, UriKind.Absolute, out var uri) && !uri.IsFile && location.Contains("://", StringComparison.Ordinal);
 
     private static bool EnsureOwnerOnlyFolder(string directory, out string problem)
     {

@@ -2,6 +2,7 @@ using System.Security.Claims;
 using System.Text.Json;
 using FileTransfer.Core;
 using Microsoft.AspNetCore.Authentication.JwtBearer;
+using Microsoft.IdentityModel.JsonWebTokens;
 using Microsoft.IdentityModel.Tokens;
 
 namespace FileTransfer.Server.Security;
@@ -23,6 +24,9 @@ internal static class JwtCallers
     /// <summary>Clock skew allowed on <c>exp</c> and <c>nbf</c>: providers and servers keep time by NTP.</summary>
     public static readonly TimeSpan ClockSkew = TimeSpan.FromSeconds(30);
 
+    private const int KeyWaitSteps = 20;
+    private static readonly TimeSpan KeyWaitStep = TimeSpan.FromMilliseconds(50);
+
     public static void Configure(JwtBearerOptions bearer, JwtOptions options)
     {
         bearer.Authority = options.Authority;
@@ -43,6 +47,40 @@ internal static class JwtCallers
         parameters.RequireSignedTokens = true;
         parameters.ValidateIssuerSigningKey = true;
         parameters.ClockSkew = ClockSkew;
+        bearer.Events = new JwtBearerEvents { OnAuthenticationFailed = RetryWithNewKeysAsync };
+    }
+
+    // A signing key the cached keys do not know: the provider has rotated its keys. The handler has
+    // asked for fresh ones (at most once a RefreshInterval); the token is checked once more against
+    // them, so that the first request with a new key is not refused.
+    private static async Task RetryWithNewKeysAsync(AuthenticationFailedContext context)
+    {
+        if (context.Exception is not SecurityTokenSignatureKeyNotFoundException || context.Options.ConfigurationManager is not { } keys
+            || !BearerCredentials.TryGet(context.Request.Headers.Authorization.ToString(), out var bearer))
+        {
+            return;
+        }
+
+        var token = bearer.ToString();
+
+        // The fresh keys arrive in the background: wait for them a little (bounded), never for a kid
+        // the provider does not publish.
+        var kid = new JsonWebToken(token).Kid;
+        var configuration = await keys.GetConfigurationAsync(context.HttpContext.RequestAborted);
+        for (var wait = 0; wait < KeyWaitSteps && !configuration.SigningKeys.Any(key => key.KeyId == kid); wait++)
+        {
+            await Task.Delay(KeyWaitStep, context.HttpContext.RequestAborted);
+            configuration = await keys.GetConfigurationAsync(context.HttpContext.RequestAborted);
+        }
+        var parameters = context.Options.TokenValidationParameters.Clone();
+        parameters.ValidIssuer = configuration.Issuer;
+        parameters.IssuerSigningKeys = configuration.SigningKeys;
+        var result = await new JsonWebTokenHandler { MapInboundClaims = false }.ValidateTokenAsync(token, parameters);
+        if (result.IsValid)
+        {
+            context.Principal = new ClaimsPrincipal(result.ClaimsIdentity);
+            context.Success();
+        }
     }
 
     /// <summary>The caller a validated token stands for: <c>user:&lt;sub&gt;</c> with its scopes and folders.</summary>

@@ -11,7 +11,6 @@ namespace FileTransfer.Server.Security;
 [ApiController]
 [Route("api/links")]
 [Authorize]
-[Consumes(MediaTypeNames.Application.Json)]
 internal sealed class LinksController(
     SignedLinkSigner signer,
     IOptions<AuthOptions> auth,
@@ -24,6 +23,7 @@ internal sealed class LinksController(
     /// <c>write</c>) over that file's folder; a signed link cannot issue links.
     /// </summary>
     [HttpPost]
+    [Consumes(MediaTypeNames.Application.Json)]
     [ProducesResponseType<LinkResponse>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status401Unauthorized, "application/problem+json")]
@@ -74,8 +74,18 @@ internal sealed class LinksController(
         return Ok(new LinkResponse(url, token, link.Path, link.Access, link.Expires, link.MaxBytes, link.Sha256));
     }
 
+    /// <summary>
+    /// A link request that is not JSON: 415 with its reason. Routing sends here what <see cref="Issue"/>
+    /// does not consume, instead of answering a bare 415 itself; like that answer, it reads nothing
+    /// and needs no credential.
+    /// </summary>
+    [HttpPost]
+    [AllowAnonymous]
+    [ApiExplorerSettings(IgnoreApi = true)]
+    public IActionResult NotJson() => this.Problem(ErrorReason.UnsupportedMediaType, "POST api/links takes application/json.");
+
     // Each segment escaped on its own so that '/' stays a separator (RFC 3986 3.3).
     private static string Escape(string name) => string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
 
-    private ObjectResult Refuse(string detail) => this.Problem(ErrorReason.PermissionDenied, detail);
+    private ProblemResult Refuse(string detail) => this.Problem(ErrorReason.PermissionDenied, detail);
 }

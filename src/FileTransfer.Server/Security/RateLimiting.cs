@@ -33,19 +33,18 @@ internal static class RateLimiting
                 })
                 : RateLimitPartition.GetNoLimiter("")));
 
-    /// <summary>429 problem with Retry-After (RFC 6585 4, RFC 9110 10.2.3) in whole seconds.</summary>
+    /// <summary>429 problem (RFC 6585 4) with the limiter's own wait as Retry-After, in whole seconds.</summary>
     public static async ValueTask OnRejectedAsync(OnRejectedContext rejected, CancellationToken cancellationToken)
     {
         var context = rejected.HttpContext;
         var seconds = rejected.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
             ? Math.Max(1, (int)Math.Ceiling(retryAfter.TotalSeconds))
             : 1;
-        context.Response.Headers.RetryAfter = seconds.ToString(CultureInfo.InvariantCulture);
         Log.RateLimited(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(RateLimiting)), ClientOf(context));
         await SecurityProblems.WriteAsync(
             context,
             ErrorReason.RateLimited,
-            $"This client has too many requests running or started too many per second. Retry after {seconds} s.",
+            $"This client has too many requests running or started too many per second. Retry after {seconds.ToString(CultureInfo.InvariantCulture)} s.",
             TimeSpan.FromSeconds(seconds));
     }
 

@@ -34,9 +34,13 @@ public static class Tool
     }
 
     /// <summary>Runs the built tool as its own process, in <paramref name="workingDirectory"/>.</summary>
-    public static async Task<CliResult> RunProcessAsync(string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] args)
+    public static Task<CliResult> RunProcessAsync(string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] args) =>
+        RunProgramAsync(["dotnet", Assembly], workingDirectory, environment, args);
+
+    /// <summary>Runs <paramref name="program"/> (e.g. the native executable, <see cref="NativeTool"/>) with <paramref name="args"/> as its own process.</summary>
+    public static async Task<CliResult> RunProgramAsync(string[] program, string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] args)
     {
-        using var process = Start(workingDirectory, environment, args);
+        using var process = Start(workingDirectory, environment, [.. program[1..], .. args], program[0]);
         var output = process.StandardOutput.ReadToEndAsync(TestTimeout.Token);
         var error = process.StandardError.ReadToEndAsync(TestTimeout.Token);
         await process.WaitForExitAsync(TestTimeout.Token);
@@ -60,9 +64,9 @@ public static class Tool
         return new CliResult(process.ExitCode, string.Empty, await error) { OutputBytes = bytes.ToArray() };
     }
 
-    private static Process Start(string workingDirectory, IReadOnlyDictionary<string, string> environment, string[] args, bool redirectInput = false)
+    private static Process Start(string workingDirectory, IReadOnlyDictionary<string, string> environment, string[] args, string? program = null, bool redirectInput = false)
     {
-        var start = new ProcessStartInfo("dotnet", [Assembly, .. args])
+        var start = new ProcessStartInfo(program ?? "dotnet", program is null ? [Assembly, .. args] : args)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,

@@ -191,13 +191,13 @@ public abstract partial class StorageBackendContract
     {
         await StoreAsync("del/other.bin", [1]);
 
-        Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.None, Token));
-        Assert.False(await Backend.DeleteAsync("del", Preconditions.None, Token));
+        Assert.Null(await Backend.DeleteAsync("del/missing.bin", Preconditions.None, Token));
+        Assert.Null(await Backend.DeleteAsync("del", Preconditions.None, Token));
 
         // RFC 9110 13.2.1: a request that would fail without its conditions (404) ignores them.
-        Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches("\"any\""), Token));
-        Assert.False(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches(EntityTags.Any), Token));
-        Assert.False(await Backend.DeleteAsync("del/missing.bin", new Preconditions(MustNotExist: true), Token));
+        Assert.Null(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches("\"any\""), Token));
+        Assert.Null(await Backend.DeleteAsync("del/missing.bin", Preconditions.IfMatches(EntityTags.Any), Token));
+        Assert.Null(await Backend.DeleteAsync("del/missing.bin", new Preconditions(MustNotExist: true), Token));
         Assert.Equal(["del/other.bin"], await ListNamesAsync(""));
     }
 
@@ -207,11 +207,11 @@ public abstract partial class StorageBackendContract
         await StoreAsync("del/file.bin", TestBytes.Random(1000));
         await StoreAsync("del/other.bin", [1]);
 
-        Assert.True(await Backend.DeleteAsync("del/file.bin", Preconditions.None, Token));
+        Assert.NotNull(await Backend.DeleteAsync("del/file.bin", Preconditions.None, Token));
 
         await AssertAbsentAsync("del/file.bin");
         Assert.Equal(["del/other.bin"], await ListNamesAsync(""));
-        Assert.False(await Backend.DeleteAsync("del/file.bin", Preconditions.None, Token));
+        Assert.Null(await Backend.DeleteAsync("del/file.bin", Preconditions.None, Token));
     }
 
     [Fact]
@@ -219,7 +219,7 @@ public abstract partial class StorageBackendContract
     {
         var v1 = await StoreAsync("del/file.bin", [1]);
 
-        Assert.True(await Backend.DeleteAsync("del/file.bin", Preconditions.IfMatches(v1.Object.ETag), Token));
+        Assert.NotNull(await Backend.DeleteAsync("del/file.bin", Preconditions.IfMatches(v1.Object.ETag), Token));
 
         await AssertAbsentAsync("del/file.bin");
     }

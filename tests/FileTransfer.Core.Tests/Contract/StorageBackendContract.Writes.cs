@@ -99,7 +99,7 @@ public abstract partial class StorageBackendContract
     {
         var first = await StoreAsync("replaced/file.bin", [1]);
         var second = await StoreAsync("replaced/file.bin", [2]);
-        Assert.True(await Backend.DeleteAsync("replaced/file.bin", Preconditions.None, Token));
+        Assert.NotNull(await Backend.DeleteAsync("replaced/file.bin", Preconditions.None, Token));
         var third = await StoreAsync("replaced/file.bin", [3]);
 
         Assert.False(first.Replaced);

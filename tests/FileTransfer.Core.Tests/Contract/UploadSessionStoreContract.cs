@@ -164,6 +164,26 @@ public abstract class UploadSessionStoreContract : IAsyncLifetime
         Assert.Null(await Store.GetAsync(session.Id, Token));
     }
 
+    [Theory]
+    [InlineData(3000)]
+    [InlineData((9 * 1024 * 1024) + 4321)]
+    public async Task A_Hand_Over_Whose_Commit_Fails_Leaves_Every_Byte_To_The_Session_For_Another_Hand_Over(int size)
+    {
+        var bytes = TestBytes.Random(size);
+        var session = await CreateSessionAsync("again.bin");
+        await using (var lease = await AcquireAsync(session.Id))
+        {
+            await lease.WriteAsync(bytes, Token);
+            await lease.SaveAsync(lease.Session with { Offset = bytes.Length }, Token);
+            await using var staged = await lease.HandOverAsync(Token);
+            var taken = await StoreAsync("again.bin", [7]);
+            await Refusals.AssertAsync(ErrorReason.FileExists, async () => await Backend.CommitAsync([new PendingCommit(staged, new Preconditions(MustNotExist: true), SHA256.HashData(bytes))], Token));
+        }
+
+        Assert.Equal(bytes.Length, (await OpenAgain().GetAsync(session.Id, Token))?.Offset);
+        Assert.Equal(TestBytes.Sha256(bytes), TestBytes.Sha256(await CommitAsync(session.Id, bytes)));
+    }
+
     [Fact]
     public async Task A_Deleted_Session_Is_Gone_With_Its_Bytes()
     {

@@ -34,6 +34,13 @@ public sealed class TransferOutcomeTests
         [ErrorReason.ChecksumMismatch] = TransferOutcome.Rejected,
         [ErrorReason.UnsupportedProtocolVersion] = TransferOutcome.Rejected,
         [ErrorReason.DirectDownloadUnavailable] = TransferOutcome.Rejected,
+        [ErrorReason.UnsupportedMediaType] = TransferOutcome.Rejected,
+        [ErrorReason.RouteNotFound] = TransferOutcome.Rejected,
+        [ErrorReason.MethodNotAllowed] = TransferOutcome.Rejected,
+        [ErrorReason.InternalError] = TransferOutcome.Failed,
+        [ErrorReason.QuotaExceeded] = TransferOutcome.Rejected,
+        [ErrorReason.TooManyUploads] = TransferOutcome.Rejected,
+        [ErrorReason.UploadCancelled] = TransferOutcome.Aborted,
         [ErrorReason.UploadRejected] = TransferOutcome.Rejected,
         [ErrorReason.HookUnavailable] = TransferOutcome.Failed,
     };

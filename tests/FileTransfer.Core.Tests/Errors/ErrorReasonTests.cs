@@ -35,6 +35,13 @@ public sealed class ErrorReasonTests
         [ErrorReason.ChecksumMismatch] = "CHECKSUM_MISMATCH",
         [ErrorReason.UnsupportedProtocolVersion] = "UNSUPPORTED_PROTOCOL_VERSION",
         [ErrorReason.DirectDownloadUnavailable] = "DIRECT_DOWNLOAD_UNAVAILABLE",
+        [ErrorReason.UnsupportedMediaType] = "UNSUPPORTED_MEDIA_TYPE",
+        [ErrorReason.RouteNotFound] = "ROUTE_NOT_FOUND",
+        [ErrorReason.MethodNotAllowed] = "METHOD_NOT_ALLOWED",
+        [ErrorReason.InternalError] = "INTERNAL_ERROR",
+        [ErrorReason.QuotaExceeded] = "QUOTA_EXCEEDED",
+        [ErrorReason.TooManyUploads] = "TOO_MANY_UPLOADS",
+        [ErrorReason.UploadCancelled] = "UPLOAD_CANCELLED",
         [ErrorReason.UploadRejected] = "UPLOAD_REJECTED",
         [ErrorReason.HookUnavailable] = "HOOK_UNAVAILABLE",
     };

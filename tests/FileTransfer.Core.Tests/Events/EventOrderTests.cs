@@ -12,7 +12,7 @@ public sealed class EventOrderTests
     {
         var backend = new HeldCommits(new InMemoryBackend());
         await using var events = new FileEvents(null, Options.Create(new EventsOptions()), TimeProvider.System, NullLogger<FileEvents>.Instance);
-        var files = new FileOperations(backend, new StaticTypes(), Options.Create(new StorageOptions()), NullLogger<FileOperations>.Instance, events);
+        var files = new FileOperations(backend, new StaticTypes(), Options.Create(new StorageOptions()), NullLogger<FileOperations>.Instance, events: events);
         using var watching = new CancellationTokenSource();
         var seen = events.Feed.WatchAsync(_ => true, after: null, watching.Token).GetAsyncEnumerator(TestTimeout.Token);
 
@@ -69,7 +69,7 @@ public sealed class EventOrderTests
 
         public ValueTask<IStagedObject> StageAsync(string name, long? declaredLength, CancellationToken cancellationToken) => inner.StageAsync(name, declaredLength, cancellationToken);
 
-        public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => inner.DeleteAsync(name, preconditions, cancellationToken);
+        public ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => inner.DeleteAsync(name, preconditions, cancellationToken);
 
         public ValueTask SaveDigestAsync(StoredObject version, byte[] sha256, CancellationToken cancellationToken) => inner.SaveDigestAsync(version, sha256, cancellationToken);
 

@@ -156,26 +156,26 @@ internal sealed partial class InMemoryBackend : IStorageBackend
                 var bytes = staged[i].TakeBytes();
                 var version = NewVersion(staged[i].Name, bytes.Length, commits[i].Sha256.ToArray());
                 _current[staged[i].Name] = new Entry(version, bytes);
-                results[i] = new CommittedObject(version, existing[i] is not null);
+                results[i] = new CommittedObject(version, existing[i] is not null) { ReplacedSize = existing[i]?.Version.Size ?? 0 };
             }
 
             return ValueTask.FromResult<IReadOnlyList<CommittedObject>>(results);
         }
     }
 
-    public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
+    public ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         Called(cancellationToken);
         lock (_gate)
         {
             if (!_current.TryGetValue(name, out var entry))
             {
-                return ValueTask.FromResult(false);
+                return ValueTask.FromResult<StoredObject?>(null);
             }
 
             preconditions.Check(name, entry.Version);
             _current.Remove(name);
-            return ValueTask.FromResult(true);
+            return ValueTask.FromResult<StoredObject?>(entry.Version);
         }
     }
 

@@ -21,4 +21,7 @@ internal static class LocalBackends
             NullLogger<LocalStorageBackend>.Instance);
         return (backend, new LocalUploadSessionStore(root, paths, backend));
     }
+
+    /// <summary>The quota records of the local disk over <paramref name="rootPath"/>.</summary>
+    public static IQuotaStore QuotaStore(string rootPath) => new LocalQuotaStore(new LocalRoot(rootPath));
 }

@@ -6,8 +6,8 @@ namespace FileTransfer.Core.Tests.Infrastructure;
 /// <summary>The core's operations over a backend, as the host registers them, and an upload as a protocol drives one.</summary>
 internal static class Operations
 {
-    public static FileOperations Over(IStorageBackend backend, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024) =>
-        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), NullLogger<FileOperations>.Instance);
+    public static FileOperations Over(IStorageBackend backend, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024, Quotas? quotas = null) =>
+        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), NullLogger<FileOperations>.Instance, quotas);
 
     /// <summary>Begins an upload, appends <paramref name="bytes"/> in pieces of <paramref name="pieceSize"/>, commits and disposes it.</summary>
     public static async Task<UploadResult> UploadAsync(this FileOperations files, UploadRequest request, byte[] bytes, int pieceSize = 7919)

@@ -36,9 +36,13 @@ public sealed class S3TestBucket : IAsyncLifetime
     internal S3StorageBackend Backend(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024) =>
         Replica(prefix, configure, maxFileSizeBytes).Backend;
 
-    /// <summary>A backend and its upload-session store over <paramref name="prefix"/>, as one replica's registration builds them.</summary>
-    internal (S3StorageBackend Backend, S3UploadSessionStore Sessions) Replica(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024)
+    /// <summary>
+    /// A backend and its upload-session store over <paramref name="prefix"/>, as one replica's
+    /// registration builds them, on <paramref name="time"/> (leases expire by it; default the system clock).
+    /// </summary>
+    internal (S3StorageBackend Backend, S3UploadSessionStore Sessions) Replica(string prefix, Action<S3StorageOptions>? configure = null, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024, TimeProvider? time = null)
     {
+        time ??= TimeProvider.System;
         var settings = new S3StorageOptions
         {
             ServiceUrl = Rgw.ServiceUrl.ToString(),
@@ -55,7 +59,7 @@ public sealed class S3TestBucket : IAsyncLifetime
             _buckets.Add(bucket);
         }
 
-        var leases = new NameLeases(bucket, options, TimeProvider.System, NullLogger<NameLeases>.Instance);
+        var leases = new NameLeases(bucket, options, time, NullLogger<NameLeases>.Instance);
         var storage = Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes });
         var backend = new S3StorageBackend(
             bucket,
@@ -63,7 +67,7 @@ public sealed class S3TestBucket : IAsyncLifetime
             new S3Digests(bucket, NullLogger<S3Digests>.Instance),
             options,
             storage,
-            TimeProvider.System,
+            time,
             NullLogger<S3StorageBackend>.Instance);
         return (backend, new S3UploadSessionStore(bucket, leases, backend, storage, NullLogger<S3UploadSessionStore>.Instance));
     }

@@ -105,7 +105,7 @@ public sealed class LocalStorageBackendTests : IDisposable
         Assert.Null(await _backend.StatAsync("dangling.bin", Token));
         Assert.Null(await _backend.OpenAsync("dangling.bin", Token));
         Assert.Empty((await _backend.ListAsync(new ListRequest("", null, 100, ListQuery.MaxNameBytesPerPage), Token)).Objects);
-        Assert.False(await _backend.DeleteAsync("dangling.bin", Preconditions.None, Token));
+        Assert.Null(await _backend.DeleteAsync("dangling.bin", Preconditions.None, Token));
 
         var bytes = TestBytes.Random(1000);
         await using var staged = await _backend.StageAsync("dangling.bin", bytes.Length, Token);

@@ -76,7 +76,7 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
             {
                 try
                 {
-                    return await b.DeleteAsync("delete-race.bin", mustMatch, Token);
+                    return await b.DeleteAsync("delete-race.bin", mustMatch, Token) is not null;
                 }
                 catch (FileTransferException refused) when (refused.Reason == ErrorReason.EtagMismatch)
                 {
@@ -131,10 +131,12 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
     public async Task A_Holder_That_Outlived_Its_Lease_Never_Removes_The_Lease_Someone_Else_Took_Over()
     {
         var client = Client(o => o.LeaseDuration = TimeSpan.FromSeconds(1));
-        var slow = Leases(client, TimeSpan.FromSeconds(1));
-        var other = Leases(client, TimeSpan.FromSeconds(30));
+        // One clock for both holders, moved by the test: the first lease lapses without a wait.
+        var time = new ManualTime();
+        var slow = Leases(client, TimeSpan.FromSeconds(1), time);
+        var other = Leases(client, TimeSpan.FromSeconds(30), time);
         var stale = await slow.AcquireAsync(["taken.bin"], Token);
-        await Task.Delay(TimeSpan.FromSeconds(1.3), Token);
+        time.Advance(TimeSpan.FromSeconds(1.3));
 
         var taken = await other.AcquireAsync(["taken.bin"], Token);
         await stale.DisposeAsync();
@@ -166,8 +168,8 @@ public sealed class S3LeaseTests(S3TestBucket bucket) : IClassFixture<S3TestBuck
         return new BucketClient(Options.Create(settings));
     }
 
-    private static NameLeases Leases(BucketClient client, TimeSpan? duration = null) =>
-        new(client, Options.Create(new S3StorageOptions { LeaseDuration = duration ?? TimeSpan.FromSeconds(60) }), TimeProvider.System, NullLogger<NameLeases>.Instance);
+    private static NameLeases Leases(BucketClient client, TimeSpan? duration = null, TimeProvider? time = null) =>
+        new(client, Options.Create(new S3StorageOptions { LeaseDuration = duration ?? TimeSpan.FromSeconds(60) }), time ?? TimeProvider.System, NullLogger<NameLeases>.Instance);
 
     private static async Task<CommittedObject> StoreAsync(IStorageBackend backend, string name, byte[] bytes, Preconditions preconditions)
     {

@@ -191,7 +191,7 @@ public sealed class S3StorageBackendTests(S3TestBucket bucket) : IClassFixture<S
 
         Assert.Null(await backend.StatAsync(name, Token));
         Assert.Null(await backend.OpenAsync(name, Token));
-        Assert.False(await backend.DeleteAsync(name, Preconditions.None, Token));
+        Assert.Null(await backend.DeleteAsync(name, Preconditions.None, Token));
     }
 
     [Fact]

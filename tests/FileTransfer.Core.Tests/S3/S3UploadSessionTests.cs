@@ -60,7 +60,8 @@ public sealed class S3UploadSessionTests(S3TestBucket bucket) : IClassFixture<S3
         Assert.NotNull(dead);
         await Refusals.AssertAsync(ErrorReason.UploadBusy, () => AppendAsync(b.Core, session.Id, 0, TestBytes.Random(10), UploadEnd.Partial));
 
-        await Task.Delay(TimeSpan.FromSeconds(2.5), Token);
+        // The lease lapses on the replicas' clock, which the test moves: no waiting on the wall clock.
+        _time.Advance(TimeSpan.FromSeconds(2.5));
         await AppendAsync(b.Core, session.Id, 0, TestBytes.Random(10), UploadEnd.Partial);
 
         // The holder that lost its lease is refused at its next step and changes nothing.
@@ -108,7 +109,7 @@ public sealed class S3UploadSessionTests(S3TestBucket bucket) : IClassFixture<S3
     // One replica: its own client, backend, session store and core, on the test's clock for expiry.
     private (S3StorageBackend Backend, S3UploadSessionStore Store, UploadSessions Core) Replica(TimeSpan? leaseDuration = null)
     {
-        var (backend, store) = bucket.Replica(_prefix, s => s.LeaseDuration = leaseDuration ?? s.LeaseDuration, MaxFileSize);
+        var (backend, store) = bucket.Replica(_prefix, s => s.LeaseDuration = leaseDuration ?? s.LeaseDuration, MaxFileSize, _time);
         var core = new UploadSessions(
             Operations.Over(backend, MaxFileSize),
             store,

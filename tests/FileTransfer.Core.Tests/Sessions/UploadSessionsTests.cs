@@ -222,16 +222,23 @@ public sealed class UploadSessionsTests : IDisposable
     }
 
     [Fact]
-    public async Task Preconditions_Are_Checked_Again_At_The_Commit()
+    public async Task Preconditions_Are_Checked_Again_At_The_Commit_And_A_Failed_One_Keeps_The_Session()
     {
+        var bytes = TestBytes.Random(20);
         var session = await Core.CreateAsync(new UploadRequest("raced.bin") { Preconditions = new Preconditions(MustNotExist: true) }, Infrastructure.Sessions.Owner, null, Token);
-        await _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(10), UploadEnd.Partial);
+        await _sessions.AppendAsync(Core, session.Id, 0, bytes.AsMemory(0, 10), UploadEnd.Partial);
         await Operations.UploadAsync(_sessions.Files, new UploadRequest("raced.bin"), [4, 5, 6]);
 
-        await Refusals.AssertAsync(ErrorReason.FileExists, () => _sessions.AppendAsync(Core, session.Id, 10, TestBytes.Random(10), UploadEnd.Complete));
+        await Refusals.AssertAsync(ErrorReason.FileExists, () => _sessions.AppendAsync(Core, session.Id, 10, bytes.AsMemory(10), UploadEnd.Complete));
 
         Assert.Equal([4, 5, 6], _sessions.Read("raced.bin"));
-        await Refusals.AssertAsync(ErrorReason.UploadNotFound, async () => await Core.GetAsync(session.Id, Infrastructure.Sessions.Owner, Token));
+        var kept = await Core.GetAsync(session.Id, Infrastructure.Sessions.Owner, Token);
+        Assert.Equal((20L, false), (kept.Offset, kept.IsComplete));
+
+        // The file that was in the way goes: the commit, asked for again with no bytes, stores every byte.
+        await _sessions.Files.DeleteAsync(Caller.ForKey("admin", Scopes.All), TransferProtocol.Rest, "raced.bin", Preconditions.None, Token);
+        await _sessions.AppendAsync(Core, session.Id, 20, ReadOnlyMemory<byte>.Empty, UploadEnd.Complete);
+        Assert.Equal(bytes, _sessions.Read("raced.bin"));
     }
 
     [Fact]

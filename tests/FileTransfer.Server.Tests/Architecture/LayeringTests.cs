@@ -1,5 +1,9 @@
 using System.Xml.Linq;
+using FileTransfer.Core;
+using FileTransfer.Server.Hosting;
 using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Storage.Local;
+using FileTransfer.Storage.S3;
 using Mono.Cecil;
 
 namespace FileTransfer.Server.Tests.Architecture;
@@ -27,12 +31,24 @@ public sealed class LayeringTests
         ("FileTransfer.Server.Hosting", 6),
     ];
 
-    private static readonly string[] Backends = ["FileTransfer.Storage.Local", "FileTransfer.Storage.S3"];
+    // Every backend project under src/, found by its name: a new backend is held to the same rules
+    // without anyone remembering to list it here.
+    private static readonly string[] Backends =
+        [.. Directory.GetDirectories(Path.Combine(RepositoryPaths.Root, "src"), "FileTransfer.Storage.*").Select(Path.GetFileName).OfType<string>().Order(StringComparer.Ordinal)];
+
+    private const string Registration = "FileTransfer.Core.StorageBackendRegistration";
+
+    public static TheoryData<string> CoreAndBackends() => ["FileTransfer.Core", .. Backends];
+
+    [Fact]
+    public void The_Backends_Are_Found_In_The_Source_Tree()
+    {
+        Assert.Contains("FileTransfer.Storage.Local", Backends);
+        Assert.Contains("FileTransfer.Storage.S3", Backends);
+    }
 
     [Theory]
-    [InlineData("FileTransfer.Core")]
-    [InlineData("FileTransfer.Storage.Local")]
-    [InlineData("FileTransfer.Storage.S3")]
+    [MemberData(nameof(CoreAndBackends))]
     public void The_Core_And_The_Backends_Do_Not_Reference_AspNetCore(string project)
     {
         var references = Assembly(project).MainModule.AssemblyReferences.Select(r => r.Name).ToList();
@@ -52,20 +68,60 @@ public sealed class LayeringTests
     }
 
     [Fact]
-    public void Only_The_Host_Chooses_A_Backend_And_Only_The_Object_Store_Uses_The_S3_Sdk()
+    public void The_Server_Takes_Nothing_From_A_Backend_But_Its_Registration_And_Only_The_Host_Takes_That()
     {
-        // The server's adapters reach the store through the core alone; only Hosting (which selects
-        // a backend) and Security (the development key's canonical root path) name a backend.
+        // A backend is a plug-in: the host picks one of the registrations the backend projects
+        // supply (a static property of type StorageBackendRegistration) and asks it what it is. Any
+        // other use of a backend's types (or of the S3 SDK) from the server is a rule written for
+        // one backend by name.
         var module = Assembly("FileTransfer.Server").MainModule;
-        var users = module.GetTypes()
-            .Where(type => ReferencedTypes(type).Any(used => used.Scope.Name is "FileTransfer.Storage.S3" or "AWSSDK.S3" or "AWSSDK.Core"))
-            .Select(type => RankOf(type)?.Namespace)
-            .Distinct()
-            .ToList();
+        var violations = new SortedSet<string>(StringComparer.Ordinal);
+        var users = new SortedSet<string>(StringComparer.Ordinal);
+        foreach (var type in module.GetTypes())
+        {
+            foreach (var used in ReferencedTypes(type).Where(used => Backends.Contains(used.Scope.Name) || used.Scope.Name.StartsWith("AWSSDK", StringComparison.Ordinal)))
+            {
+                users.Add(RankOf(type)?.Namespace ?? type.FullName);
+                if (used.Scope.Name.StartsWith("AWSSDK", StringComparison.Ordinal))
+                {
+                    violations.Add($"{type.FullName} uses {used.FullName} of the S3 SDK");
+                }
+            }
 
+            foreach (var member in ReferencedMembers(type).Where(m => Backends.Contains(m.DeclaringType.Scope.Name)))
+            {
+                if (member is not MethodReference { Name: var name, ReturnType.FullName: Registration, HasThis: false } || !name.StartsWith("get_", StringComparison.Ordinal))
+                {
+                    violations.Add($"{type.FullName} uses {member.FullName}, which is not a backend's registration");
+                }
+            }
+        }
+
+        Assert.True(violations.Count == 0, string.Join('\n', violations));
         Assert.Equal(["FileTransfer.Server.Hosting"], users);
         Assert.DoesNotContain(Assembly("FileTransfer.Core").MainModule.AssemblyReferences, r => r.Name.StartsWith("AWSSDK", StringComparison.Ordinal));
-        Assert.DoesNotContain(Assembly("FileTransfer.Storage.Local").MainModule.AssemblyReferences, r => r.Name.StartsWith("AWSSDK", StringComparison.Ordinal));
+        Assert.All(Backends.Where(b => b != "FileTransfer.Storage.S3"), backend =>
+            Assert.DoesNotContain(Assembly(backend).MainModule.AssemblyReferences, r => r.Name.StartsWith("AWSSDK", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void Every_Backend_Supplies_One_Registration_And_The_Host_Offers_Each_By_Its_Own_Name()
+    {
+        var offered = StorageBackendSelection.Available;
+        foreach (var backend in Backends)
+        {
+            var supplied = System.Reflection.Assembly.Load(backend).GetExportedTypes()
+                .SelectMany(type => type.GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static))
+                .Where(property => property.PropertyType == typeof(StorageBackendRegistration))
+                .Select(property => (StorageBackendRegistration)property.GetValue(null)!)
+                .ToList();
+            Assert.Contains(Assert.Single(supplied), offered);
+        }
+
+        Assert.Equal(Backends.Length, offered.Count);
+        Assert.Equal(offered.Count, offered.Select(b => b.Name.ToUpperInvariant()).Distinct().Count());
+        Assert.Same(LocalStorageRegistration.Backend, StorageBackendSelection.Choose(null));
+        Assert.Same(S3StorageRegistration.Backend, StorageBackendSelection.Choose("s3"));
     }
 
     [Fact]
@@ -132,6 +188,12 @@ public sealed class LayeringTests
 
         return null;
     }
+
+    // The members a type's method bodies call or load (nested types, lambdas and state machines included).
+    private static IEnumerable<MemberReference> ReferencedMembers(TypeDefinition type) =>
+        type.Methods.Where(m => m.HasBody)
+            .SelectMany(m => m.Body.Instructions.Select(i => i.Operand).OfType<MemberReference>().Where(o => o is MethodReference or FieldReference))
+            .Concat(type.NestedTypes.SelectMany(ReferencedMembers));
 
     private static IEnumerable<TypeReference> ReferencedTypes(TypeDefinition type)
     {

@@ -195,8 +195,9 @@ public sealed class DownloadFileTests : IDisposable
         using var call = GrpcClients.For(_server).DownloadFile(new DownloadFileRequest { FileName = "deadline.bin" }, deadline: DateTime.UtcNow.AddSeconds(2));
         Assert.True(await call.ResponseStream.MoveNext(TestTimeout.Token));
 
-        // Read nothing more: the server blocks on flow control until the deadline ends the call.
-        await Task.Delay(TimeSpan.FromSeconds(3), TestTimeout.Token);
+        // Read nothing more: the server blocks on flow control until the deadline ends the call and
+        // closes the file (polled: the deadline is the client's, two seconds from the call).
+        Assert.True(await OpenFiles.WaitUntilClosedAsync(path, TimeSpan.FromSeconds(30)), "the server still holds the file open after the deadline");
         var error = await Assert.ThrowsAsync<RpcException>(async () =>
         {
             while (await call.ResponseStream.MoveNext(TestTimeout.Token))

@@ -13,7 +13,8 @@ namespace FileTransfer.Server.Tests.Hosting;
 /// <summary>
 /// Kestrel's own socket listener, failing every accept(2). Shutting a listening socket down makes
 /// accept fail at once (EINVAL) the way the descriptor limit does (EMFILE): Kestrel's listener
-/// catches the SocketException, logs event 19 for connection "(null)" and calls accept again.
+/// catches the SocketException, logs event 19 for connection "(null)" and calls accept again. The
+/// test counts those log events to see how often Kestrel tried; the server itself never reads them.
 /// </summary>
 public sealed class AcceptBackoffTests
 {

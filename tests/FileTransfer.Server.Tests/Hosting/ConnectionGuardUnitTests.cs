@@ -1,9 +1,9 @@
 using System.Net;
+using System.Net.Sockets;
 using FileTransfer.Server.Hosting;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
@@ -114,24 +114,10 @@ public sealed class ConnectionGuardUnitTests
     }
 
     [Fact]
-    public void Only_The_Transports_Accept_Failure_Event_Is_Taken_As_A_Signal()
-    {
-        var signals = 0;
-        var factory = new AcceptFailureSignal(NullLoggerFactory.Instance, () => signals++);
-        var logger = factory.CreateLogger("Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets");
-
-        logger.Log(LogLevel.Debug, new EventId(19, "ConnectionReset"), Fields("(null)"), null, (_, _) => "");
-        logger.Log(LogLevel.Debug, new EventId(19, "ConnectionReset"), Fields("0HNABC"), null, (_, _) => "");
-        logger.Log(LogLevel.Debug, new EventId(6, "ConnectionReadFin"), Fields("(null)"), null, (_, _) => "");
-
-        Assert.Equal(1, signals);
-    }
-
-    [Fact]
     public async Task The_Accept_Loop_Backs_Off_While_Accept_Fails_Instead_Of_Spinning()
     {
-        // Like Kestrel's listener at the descriptor limit: every accept(2) fails, it reports the
-        // failure and tries again at once, for as long as the token lets it.
+        // Like Kestrel's listener at the descriptor limit: every accept(2) fails, it catches the
+        // SocketException and tries again at once, for as long as the token lets it.
         var listener = new GuardedConnectionListener(Gate(null, null), NullLogger.Instance);
         var attempts = 0;
         var failUntil = DateTime.UtcNow + TimeSpan.FromSeconds(1);
@@ -141,7 +127,7 @@ public sealed class ConnectionGuardUnitTests
             {
                 token.ThrowIfCancellationRequested();
                 attempts++;
-                listener.OnAcceptFailed();
+                FailAndSwallow(SocketError.TooManyOpenSockets);
                 await Task.Yield();
             }
 
@@ -152,6 +138,46 @@ public sealed class ConnectionGuardUnitTests
 
         Assert.NotNull(connection);
         Assert.InRange(attempts, 1, 20);
+    }
+
+    [Theory]
+    [InlineData(SocketError.ConnectionReset)]
+    [InlineData(SocketError.ConnectionAborted)]
+    public async Task A_Connection_Reset_While_Queued_Is_Retried_At_Once(SocketError error)
+    {
+        var listener = new GuardedConnectionListener(Gate(null, null), NullLogger.Instance);
+        var calls = 0;
+        listener.Start(new FakeListener(token =>
+        {
+            calls++;
+            FailAndSwallow(error);
+            token.ThrowIfCancellationRequested();
+            return Task.FromResult<ConnectionContext?>(new FakeConnection());
+        }));
+
+        Assert.NotNull(await listener.AcceptAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(10)));
+        Assert.Equal(1, calls);
+    }
+
+    [Fact]
+    public async Task A_Socket_Failure_Outside_The_Accept_Call_Is_No_Signal()
+    {
+        // Another connection's failure, thrown while this accept waits, is not this accept's.
+        var listener = new GuardedConnectionListener(Gate(null, null), NullLogger.Instance);
+        var arrived = new TaskCompletionSource<ConnectionContext?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var calls = 0;
+        listener.Start(new FakeListener(token =>
+        {
+            calls++;
+            return arrived.Task.WaitAsync(token);
+        }));
+
+        var accept = listener.AcceptAsync().AsTask();
+        await Task.Run(() => FailAndSwallow(SocketError.TooManyOpenSockets));
+        arrived.SetResult(new FakeConnection());
+
+        Assert.NotNull(await accept.WaitAsync(TimeSpan.FromSeconds(10)));
+        Assert.Equal(1, calls);
     }
 
     [Fact]
@@ -190,14 +216,13 @@ public sealed class ConnectionGuardUnitTests
 
         var first = await listener.AcceptAsync();
         var second = listener.AcceptAsync().AsTask();
-        await Task.Delay(200);
-        Assert.False(second.IsCompleted);
+        Assert.False(second.IsCompleted); // the only slot is held: nothing to wait for
         await first!.DisposeAsync();
         await first.DisposeAsync();
 
         Assert.NotNull(await second.WaitAsync(TimeSpan.FromSeconds(10)));
         var third = listener.AcceptAsync().AsTask();
-        Assert.NotSame(third, await Task.WhenAny(third, Task.Delay(200)));
+        Assert.False(third.IsCompleted);
     }
 
     /// <summary>Enters <paramref name="client"/> until it is refused (or <paramref name="most"/> times); how many it holds then.</summary>
@@ -219,8 +244,17 @@ public sealed class ConnectionGuardUnitTests
         return new ConnectionGate(Options.Create(kestrel), Options.Create(new ConnectionLimitsOptions { MaxConnectionsPerClient = perClient }), new DescriptorBudget(null, null));
     }
 
-    private static IReadOnlyList<KeyValuePair<string, object?>> Fields(string connectionId) =>
-        [new("ConnectionId", connectionId), new("{OriginalFormat}", "Connection id \"{ConnectionId}\" reset.")];
+    // What the runtime throws when accept(2) fails, and what Kestrel's listener does with it.
+    private static void FailAndSwallow(SocketError error)
+    {
+        try
+        {
+            throw new SocketException((int)error);
+        }
+        catch (SocketException)
+        {
+        }
+    }
 
     private sealed class FakeListener(Func<CancellationToken, Task<ConnectionContext?>> accept) : IConnectionListener
     {

@@ -107,6 +107,22 @@ public sealed partial class ServerProcess : IAsyncDisposable
         return server;
     }
 
+    /// <summary>Sends SIGTERM, what an orchestrator, systemd or <c>docker stop</c> sends to stop the server.</summary>
+    public async Task TerminateAsync()
+    {
+        using var kill = Process.Start("kill", ["-TERM", Id.ToString(System.Globalization.CultureInfo.InvariantCulture)])!;
+        await kill.WaitForExitAsync(TestTimeout.Token);
+        Assert.Equal(0, kill.ExitCode);
+    }
+
+    /// <summary>Waits for the process to end (at most <paramref name="limit"/>) and returns its exit code.</summary>
+    public async Task<int> WaitForExitAsync(TimeSpan limit)
+    {
+        using var cancel = new CancellationTokenSource(limit);
+        await _process.WaitForExitAsync(cancel.Token);
+        return _process.ExitCode;
+    }
+
     /// <summary>Waits until the output contains <paramref name="text"/>.</summary>
     public async Task WaitForOutputAsync(string text, CancellationToken cancellationToken)
     {

@@ -22,6 +22,7 @@ public sealed class OpenApiSecurityTests(SecurityFactory factory) : IClassFixtur
         { "/api/files/{path}", "post", "write", ["Bearer", "ApiKey", "SignedLink"] },
         { "/api/files/{path}", "delete", "delete", ["Bearer", "ApiKey"] },
         { "/api/links", "post", "", ["Bearer", "ApiKey"] },
+        { "/api/usage", "get", "read", ["Bearer", "ApiKey"] },
     };
 
     [Theory]

@@ -32,6 +32,8 @@ public sealed partial class SwaggerUiLockTests
             new Dictionary<string, bool>
             {
                 ["GET /healthz"] = false,
+                ["GET /healthz/live"] = false,
+                ["GET /healthz/ready"] = false,
                 ["GET /metrics"] = false,
                 ["GET /openapi/v1.json"] = false,
                 ["POST /api/links"] = true,
@@ -49,6 +51,8 @@ public sealed partial class SwaggerUiLockTests
                 ["HEAD /api/uploads/{uploadId}"] = true,
                 ["PATCH /api/uploads/{uploadId}"] = true,
                 ["DELETE /api/uploads/{uploadId}"] = true,
+                ["GET /api/usage"] = true,
+                ["GET /api/caller"] = false,
             },
             locks);
     }

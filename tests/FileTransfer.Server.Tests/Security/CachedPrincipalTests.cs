@@ -63,6 +63,36 @@ public sealed class CachedPrincipalTests(SecurityFactory factory) : IClassFixtur
     }
 
     [Fact]
+    public void Looking_Up_A_Known_Key_Allocates_Nothing()
+    {
+        var store = factory.Services.GetRequiredService<ApiKeyStore>();
+        var header = "Bearer " + SecurityFactory.ReadKey;
+        Assert.True(BearerCredentials.TryGet(header, out var warm));
+        Assert.NotNull(store.Lookup(warm));
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        BearerCredentials.TryGet(header, out var presented);
+        var shaped = BearerCredentials.IsJwtShaped(presented);
+        var entry = store.Lookup(presented);
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.False(shaped);
+        Assert.Same(store.Find(SecurityFactory.ReadKey), entry!.Result);
+        Assert.Equal(0, allocated);
+    }
+
+    [Fact]
+    public async Task A_Key_Is_Served_Without_Token_Validation_Even_When_The_Provider_Is_Unreachable()
+    {
+        using var server = new SecurityFactory();
+        server.With("Auth:Jwt:Authority", "http://127.0.0.1:9/realms/none").With("Auth:Jwt:Audience", "files").With("Auth:Jwt:RequireHttpsMetadata", "false");
+        server.Storage.Write("k.txt", [5]);
+        using var keyed = server.ClientWith(SecurityFactory.ReadKey);
+
+        Assert.Equal([5], await keyed.GetByteArrayAsync("/api/files/k.txt", TestTimeout.Token));
+    }
+
+    [Fact]
     public async Task A_Refused_Key_Gets_A_Fresh_Failure_And_No_Principal()
     {
         var store = factory.Services.GetRequiredService<ApiKeyStore>();

@@ -3,6 +3,8 @@ using FileTransfer.Core;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Tests.Infrastructure;
 using FileTransfer.Storage.Local;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Options;
@@ -83,7 +85,7 @@ public sealed class DevelopmentKeyTests : IDisposable
     [InlineData("")]
     public void A_Key_File_Without_A_Key_Is_Replaced(string content)
     {
-        var path = DevelopmentKeyFile.PathFor(Folder, _root.RootPath);
+        var path = DevelopmentKeyFile.PathFor(Folder, Root(_root.RootPath).Location);
         Start(_root.RootPath);
         File.WriteAllText(path, content);
 
@@ -134,7 +136,7 @@ public sealed class DevelopmentKeyTests : IDisposable
     {
         var planted = Start(_root.RootPath);
         var before = File.ReadAllBytes(planted.FilePath!);
-        var otherFile = DevelopmentKeyFile.PathFor(Folder, _otherRoot.RootPath);
+        var otherFile = DevelopmentKeyFile.PathFor(Folder, Root(_otherRoot.RootPath).Location);
 
         var store = Store(_root.RootPath, Folder, environment);
         var other = Store(_otherRoot.RootPath, Folder, environment);
@@ -195,8 +197,16 @@ public sealed class DevelopmentKeyTests : IDisposable
 
     private static HostingEnvironment Environment(string name) => new() { EnvironmentName = name, ContentRootPath = AppContext.BaseDirectory };
 
-    // The location as the local backend reports it: the root with its links resolved.
-    private static IStorageBackend Root(string path) => new FixedLocation(new LocalRoot(path).FullPath);
+    // The local backend itself, as the server registers it: its location and what it serves come from it.
+    private static IStorageBackend Root(string path)
+    {
+        var services = new ServiceCollection()
+            .AddLogging()
+            .AddSingleton<IHostEnvironment>(Environment(Environments.Development))
+            .AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Storage:RootPath"] = path }).Build());
+        LocalStorageRegistration.Backend.AddTo(services);
+        return services.BuildServiceProvider().GetRequiredService<IStorageBackend>();
+    }
 
     private sealed class FixedLocation(string location) : IStorageBackend
     {
@@ -212,7 +222,7 @@ public sealed class DevelopmentKeyTests : IDisposable
 
         public ValueTask<IReadOnlyList<CommittedObject>> CommitAsync(IReadOnlyList<PendingCommit> commits, CancellationToken cancellationToken) => throw new NotSupportedException();
 
-        public ValueTask<bool> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => throw new NotSupportedException();
+        public ValueTask<StoredObject?> DeleteAsync(string name, Preconditions preconditions, CancellationToken cancellationToken) => throw new NotSupportedException();
 
         public ValueTask SaveDigestAsync(StoredObject version, byte[] sha256, CancellationToken cancellationToken) => throw new NotSupportedException();
 

@@ -1,10 +1,12 @@
 using System.Security.Cryptography;
 using FileTransfer.Protos.V1;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Grpc;
 using FileTransfer.Server.Tests.Infrastructure;
 using Google.Protobuf;
 using Google.Rpc;
 using Grpc.Core;
+using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Uploads;
 
@@ -27,11 +29,13 @@ public sealed class GrpcUploadSessionTests : IDisposable
         var client = GrpcClients.For(_server);
         var started = await client.StartUploadAsync(new StartUploadRequest { FileName = "grpc/three.bin", Length = size, Sha256 = ByteString.CopyFrom(SHA256.HashData(source)) }, cancellationToken: TestTimeout.Token);
         Assert.Equal(0, started.Offset);
-        Assert.InRange(started.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddHours(23), DateTimeOffset.UtcNow.AddHours(25));
+        // An hour until its first byte (Uploads:EmptyExpirySeconds), a day after each.
+        Assert.InRange(started.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddMinutes(58), DateTimeOffset.UtcNow.AddMinutes(61));
 
         var first = await GrpcSessions.WriteAsync(client, started.UploadId, source, 0, size / 3, finish: false);
         var second = await GrpcSessions.WriteAsync(client, started.UploadId, source, size / 3, 2 * size / 3, finish: false);
         Assert.Equal(size / 3, first.Offset);
+        Assert.InRange(second.ExpiresAt.ToDateTimeOffset(), DateTimeOffset.UtcNow.AddHours(second.Offset == 0 ? 0.9 : 23), DateTimeOffset.UtcNow.AddHours(25));
         Assert.Equal(2 * size / 3, second.Offset);
         Assert.False(second.Complete);
         Assert.DoesNotContain("grpc/three.bin", _server.Storage.VisibleFiles());
@@ -107,6 +111,10 @@ public sealed class GrpcUploadSessionTests : IDisposable
         Assert.Equal(StatusCode.Aborted, second.StatusCode);
         Assert.Equal("UPLOAD_BUSY", GrpcAssert.Reason(second));
         Assert.Equal("UPLOAD_BUSY", (await Problems.AssertAsync(patch, System.Net.HttpStatusCode.Conflict)).GetProperty("reason").GetString());
+
+        // The writer ends soon: both are told when to try again (the same delay on both protocols).
+        Assert.Equal(TimeSpan.FromSeconds(1), patch.Headers.RetryAfter?.Delta);
+        Assert.Equal(TimeSpan.FromSeconds(1), second.GetRpcStatus()!.GetDetail<RetryInfo>()?.RetryDelay.ToTimeSpan());
         await first.RequestStream.WriteAsync(new WriteUploadRequest { Chunk = ByteString.CopyFrom(source, 300 * 1024, source.Length - (300 * 1024)), Finish = true });
         await first.RequestStream.CompleteAsync();
         Assert.True((await first).Complete);
@@ -114,22 +122,29 @@ public sealed class GrpcUploadSessionTests : IDisposable
     }
 
     [Fact]
-    public async Task Cancel_Ends_A_Running_Write_And_Removes_The_Upload_With_Its_Bytes()
+    public async Task Cancel_Ends_A_Running_Write_With_Aborted_And_Removes_The_Upload_With_Its_Bytes()
     {
+        var logs = new LogCapture();
+        using var server = (KestrelFactory)new KestrelFactory().With("Logging:LogLevel:Default", "Information").WithLogs(logs);
         var source = TestData.RandomBytes(600 * 1024);
-        var client = GrpcClients.For(_server);
+        var client = GrpcClients.For(server);
         var started = await client.StartUploadAsync(new StartUploadRequest { FileName = "grpc/cancel.bin" }, cancellationToken: TestTimeout.Token);
         using var running = client.WriteUpload(cancellationToken: TestTimeout.Token);
         await running.RequestStream.WriteAsync(new WriteUploadRequest { UploadId = started.UploadId, WriteOffset = 0, Chunk = ByteString.CopyFrom(source, 0, 300 * 1024) });
-        await WaitUntilAsync(() => PartBytes() > 0);
+        await WaitUntilAsync(() => server.Storage.Files().Any(f => f.EndsWith(".part", StringComparison.Ordinal) && new FileInfo(server.Storage.PathOf(f)).Length > 0));
 
         await client.CancelUploadAsync(new CancelUploadRequest { UploadId = started.UploadId }, cancellationToken: TestTimeout.Token);
 
-        await Assert.ThrowsAnyAsync<Exception>(async () => await running);
+        // The writer ends with ABORTED and the reason, not UNKNOWN; its end costs no stack trace in the log.
+        var ended = await Assert.ThrowsAsync<RpcException>(async () => await running);
+        Assert.Equal(StatusCode.Aborted, ended.StatusCode);
+        Assert.Equal("UPLOAD_CANCELLED", GrpcAssert.Reason(ended));
+        Assert.DoesNotContain(logs.Entries, e => e.Exception is not null && e.Level >= LogLevel.Information);
+        Assert.Single(logs.Entries, e => e.Message.Contains("was cancelled while", StringComparison.Ordinal));
         var status = await Assert.ThrowsAsync<RpcException>(async () => await client.GetUploadStatusAsync(new GetUploadStatusRequest { UploadId = started.UploadId }, cancellationToken: TestTimeout.Token));
         Assert.Equal(StatusCode.NotFound, status.StatusCode);
         Assert.Equal("UPLOAD_NOT_FOUND", GrpcAssert.Reason(status));
-        Assert.DoesNotContain(_server.Storage.Files(), f => f.StartsWith("grpc/", StringComparison.Ordinal));
+        Assert.DoesNotContain(server.Storage.Files(), f => f.StartsWith("grpc/", StringComparison.Ordinal) || f.EndsWith(".part", StringComparison.Ordinal));
     }
 
     [Fact]

@@ -1,14 +1,24 @@
 using System.Net;
 using FileTransfer.Server.Tests.Infrastructure;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
 
 namespace FileTransfer.Server.Tests.Uploads;
 
 /// <summary>Sessions end: expired ones are refused and swept away with their bytes; a full disk mid-append keeps what was durable.</summary>
 public sealed class SessionLifetimeTests : IDisposable
 {
-    private readonly FileTransferFactory _factory = new FileTransferFactory()
-        .With("Uploads:ExpirySeconds", "1")
-        .With("Uploads:SweepIntervalSeconds", "1");
+    // The server's clock, moved by the test: expiry and the sweeper's timer run on it, not on the wall clock.
+    private readonly FakeTimeProvider _time = new(DateTimeOffset.UtcNow);
+    private readonly FileTransferFactory _factory;
+
+    public SessionLifetimeTests()
+    {
+        _factory = new FileTransferFactory()
+            .With("Uploads:ExpirySeconds", "600")
+            .With("Uploads:SweepIntervalSeconds", "60")
+            .WithServices(services => services.AddSingleton<TimeProvider>(_time));
+    }
 
     [Fact]
     public async Task An_Expired_Session_Is_Gone_With_Its_Bytes()
@@ -17,34 +27,58 @@ public sealed class SessionLifetimeTests : IDisposable
         using var client = _factory.CreateClient();
         var location = await Tus.CreateAsync(client, "expiry/gone.bin", source.Length);
         using var part = await Tus.AppendAsync(client, location, source, 0, 280_000);
-        Assert.Contains(_factory.Storage.Files(), f => f.StartsWith("expiry/", StringComparison.Ordinal));
+        Assert.Contains(_factory.Storage.Files(), IsSessionFile);
 
-        var deadline = DateTime.UtcNow.AddSeconds(30);
-        while (_factory.Storage.Files().Any(f => f.StartsWith("expiry/", StringComparison.Ordinal) || f.StartsWith(".ft-uploads/", StringComparison.Ordinal) && f.EndsWith(".json", StringComparison.Ordinal)) && DateTime.UtcNow < deadline)
+        // Past the expiry and the next sweep: the sweeper runs on this clock's timer, asynchronously.
+        _time.Advance(TimeSpan.FromSeconds(661));
+        while (_factory.Storage.Files().Any(IsSessionFile))
         {
-            await Task.Delay(100, TestTimeout.Token);
+            await Task.Delay(20, TestTimeout.Token);
         }
 
         using var head = await client.SendAsync(Tus.Head(location), TestTimeout.Token);
         using var patch = await Tus.AppendAsync(client, location, source, 280_000, 300_000);
-        Assert.True(head.StatusCode is HttpStatusCode.NotFound or HttpStatusCode.Gone, $"HEAD answered {head.StatusCode}");
-        await Problems.AssertAsync(patch, head.StatusCode);
-        Assert.DoesNotContain(_factory.Storage.Files(), f => f.StartsWith("expiry/", StringComparison.Ordinal));
+        Assert.Equal(HttpStatusCode.NotFound, head.StatusCode);
+        await Problems.AssertAsync(patch, HttpStatusCode.NotFound);
         Assert.DoesNotContain("expiry/gone.bin", _factory.Storage.VisibleFiles());
     }
 
     [Fact]
     public async Task A_Session_Past_Its_Expiry_Is_410_Before_The_Sweeper_Comes()
     {
-        using var factory = new FileTransferFactory().With("Uploads:ExpirySeconds", "1").With("Uploads:SweepIntervalSeconds", "3600");
+        using var factory = new FileTransferFactory()
+            .With("Uploads:ExpirySeconds", "600").With("Uploads:SweepIntervalSeconds", "3600")
+            .WithServices(services => services.AddSingleton<TimeProvider>(_time));
         using var client = factory.CreateClient();
         var location = await Tus.CreateAsync(client, "expiry/late.bin", 10);
-        await Task.Delay(1500, TestTimeout.Token);
+        _time.Advance(TimeSpan.FromSeconds(601));
 
         using var patch = await Tus.AppendAsync(client, location, new byte[10], 0, 10);
 
         Assert.Equal("UPLOAD_EXPIRED", (await Problems.AssertAsync(patch, HttpStatusCode.Gone)).GetProperty("reason").GetString());
         Assert.DoesNotContain("expiry/late.bin", factory.Storage.VisibleFiles());
+    }
+
+    [Fact]
+    public async Task A_Session_Without_A_Byte_Expires_After_Uploads_EmptyExpirySeconds_One_With_Bytes_Lives_On()
+    {
+        using var factory = new FileTransferFactory()
+            .With("Uploads:ExpirySeconds", "86400").With("Uploads:EmptyExpirySeconds", "3600").With("Uploads:SweepIntervalSeconds", "86400")
+            .WithServices(services => services.AddSingleton<TimeProvider>(_time));
+        using var client = factory.CreateClient();
+        var empty = await Tus.CreateAsync(client, "expiry/empty.bin", 10);
+        var started = await Tus.CreateAsync(client, "expiry/started.bin", 10);
+        using (await Tus.AppendAsync(client, started, new byte[10], 0, 4))
+        {
+        }
+
+        _time.Advance(TimeSpan.FromSeconds(3601));
+
+        using var emptyHead = await client.SendAsync(Tus.Head(empty), TestTimeout.Token);
+        using var startedHead = await client.SendAsync(Tus.Head(started), TestTimeout.Token);
+        Assert.Equal("UPLOAD_EXPIRED", (await Problems.AssertAsync(emptyHead, HttpStatusCode.Gone)).GetProperty("reason").GetString());
+        Assert.Equal(HttpStatusCode.OK, startedHead.StatusCode);
+        Assert.Equal(4, Tus.Offset(startedHead));
     }
 
     [Fact]
@@ -78,4 +112,7 @@ public sealed class SessionLifetimeTests : IDisposable
     }
 
     public void Dispose() => _factory.Dispose();
+
+    private static bool IsSessionFile(string file) =>
+        file.EndsWith(".part", StringComparison.Ordinal) || (file.StartsWith(".ft-uploads/", StringComparison.Ordinal) && file.EndsWith(".json", StringComparison.Ordinal));
 }

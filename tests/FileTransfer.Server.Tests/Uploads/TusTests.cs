@@ -134,7 +134,7 @@ public sealed class TusTests : IDisposable
         using var client = _factory.CreateClient();
         var location = await Tus.CreateAsync(client, "tus/terminated.bin", source.Length);
         using var part = await Tus.AppendAsync(client, location, source, 0, 300_000);
-        Assert.Contains(_factory.Storage.Files(), f => f.StartsWith("tus/", StringComparison.Ordinal));
+        Assert.Contains(_factory.Storage.Files(), f => f.EndsWith(".part", StringComparison.Ordinal));
 
         using var deleted = await client.SendAsync(Tus.Delete(location), TestTimeout.Token);
         using var head = await client.SendAsync(Tus.Head(location), TestTimeout.Token);
@@ -143,7 +143,7 @@ public sealed class TusTests : IDisposable
         Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
         Assert.Equal(HttpStatusCode.NotFound, head.StatusCode);
         await Problems.AssertAsync(patch, HttpStatusCode.NotFound);
-        Assert.DoesNotContain(_factory.Storage.Files(), f => f.StartsWith("tus/", StringComparison.Ordinal));
+        Assert.DoesNotContain(_factory.Storage.Files(), f => f.StartsWith("tus/", StringComparison.Ordinal) || f.EndsWith(".part", StringComparison.Ordinal));
     }
 
     [Fact]

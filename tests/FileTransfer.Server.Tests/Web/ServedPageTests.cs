@@ -35,5 +35,19 @@ public sealed class ServedPageTests : IDisposable
         Assert.Equal("text/javascript", script.Content.Headers.ContentType?.MediaType);
     }
 
+    [Fact]
+    public async Task Favicon_Ico_Is_Served_Not_404()
+    {
+        using var factory = new FileTransferFactory();
+        using var client = factory.CreateClient();
+
+        using var icon = await client.GetAsync("/favicon.ico", TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.OK, icon.StatusCode);
+        Assert.Equal("image/x-icon", icon.Content.Headers.ContentType?.MediaType);
+        var bytes = await icon.Content.ReadAsByteArrayAsync(TestTimeout.Token);
+        Assert.Equal(new byte[] { 0, 0, 1, 0 }, bytes[..4]);
+    }
+
     public void Dispose() => _storage.Dispose();
 }

@@ -185,6 +185,27 @@ public sealed class UploadTests(BrowserFixture browser) : IDisposable
         await session.AssertCleanAsync();
     }
 
+    [FactWhenChromium]
+    public async Task The_Alert_That_A_Key_Is_Needed_Goes_Once_The_Upload_With_The_Key_Succeeds()
+    {
+        using var server = new KestrelFactory();
+        server.With("Auth:AllowAnonymousRead", "true");
+        _local.WriteRandom("fresh.txt", 100);
+        await using var session = await PageSession.OpenAsync(browser.Browser, server.AddressOf(HttpProtocols.Http1));
+        var page = session.Page;
+        await page.Locator("#pick-files").SetInputFilesAsync(_local.PathOf("fresh.txt"));
+        var dialog = page.GetByRole(AriaRole.Dialog, new() { Name = "API key" });
+        await Expect(page.GetByRole(AriaRole.Alert)).ToContainTextAsync("This server needs an API key to upload.");
+
+        await dialog.GetByLabel("API key").FillAsync(FileTransferFactory.TestKey);
+        await dialog.GetByRole(AriaRole.Button, new() { Name = "Use this key" }).ClickAsync();
+
+        await Expect(Upload(page, "fresh.txt")).ToHaveAttributeAsync("data-state", "done");
+        await Expect(page.Locator("#alert")).ToBeHiddenAsync();
+        Assert.Equal(TempStorage.Sha256(await File.ReadAllBytesAsync(_local.PathOf("fresh.txt"), TestTimeout.Token)), Stored(server, "fresh.txt"));
+        await session.AssertCleanAsync();
+    }
+
     public void Dispose() => _local.Dispose();
 
     private static ILocator Upload(IPage page, string target) =>

@@ -6,8 +6,10 @@ using Grpc.Core;
 namespace FileTransfer.Client.Transport.Grpc;
 
 /// <summary>
-/// gRPC status codes to the error kinds REST statuses map to (gRPC status codes,
-/// grpc/doc/statuscodes.md), so that both protocols fail the same way.
+/// A failed call to a <see cref="FileTransferException"/>: by the server's <c>ErrorInfo</c> reason
+/// through <see cref="ServerReasons"/>, the table REST uses too, so that both protocols fail the same
+/// way; by the status code (grpc/doc/statuscodes.md) only when the call has no reason this client
+/// knows: a connection that failed, a server that is not ours, a reason newer than this client.
 /// </summary>
 internal static class GrpcErrors
 {
@@ -24,23 +26,31 @@ internal static class GrpcErrors
         var reason = ReasonOf(e);
         var detail = string.IsNullOrEmpty(e.Status.Detail) ? null : e.Status.Detail;
         var text = detail ?? "no details";
-        var authority = address.GetLeftPart(UriPartial.Authority);
-        var (kind, message) = e.StatusCode switch
+        var (kind, message) = ServerReasons.KindOf(reason) is { } known
+            ? (known, ServerReasons.Describe(known, name, status, text))
+            : Unexplained(e, reason, name, status, text, address.GetLeftPart(UriPartial.Authority), portRefusesHttp2);
+        return new FileTransferException(kind, message, status, detail, e) { Reason = reason, RetryAfter = RetryAfter(e) };
+    }
+
+    // A status without a reason this client knows: a connection that failed (the transport's own
+    // statuses), a server that is not ours, or a reason newer than this client.
+    private static (FileTransferErrorKind Kind, string Message) Unexplained(
+        RpcException e, string? reason, string name, string status, string text, string authority, bool portRefusesHttp2)
+    {
+        (FileTransferErrorKind, string) Described(FileTransferErrorKind kind) => (kind, ServerReasons.Describe(kind, name, status, text));
+
+        return e.StatusCode switch
         {
-            StatusCode.InvalidArgument => (FileTransferErrorKind.InvalidRequest, $"The server refused the request for '{name}' ({status}): {text}"),
-            StatusCode.Unauthenticated => (FileTransferErrorKind.Unauthenticated, $"Not authorized ({status}): {text}"),
-            StatusCode.PermissionDenied => (FileTransferErrorKind.PermissionDenied, $"Forbidden ({status}): {text}"),
-            StatusCode.NotFound => (FileTransferErrorKind.NotFound, $"Not found ({status}): {text}"),
-            StatusCode.AlreadyExists => (FileTransferErrorKind.AlreadyExists, $"'{name}' already exists ({status}): {text}"),
-            StatusCode.FailedPrecondition when reason == "NAME_CONFLICT" => (FileTransferErrorKind.Conflict, $"Conflict for '{name}' ({status}): {text}"),
-            StatusCode.FailedPrecondition => (FileTransferErrorKind.PreconditionFailed, $"Precondition failed for '{name}' ({status}): {text}"),
-            StatusCode.OutOfRange => (FileTransferErrorKind.RangeNotSatisfiable, $"Range not satisfiable for '{name}' ({status}): {text}"),
-            StatusCode.ResourceExhausted when reason == "RATE_LIMITED" || (reason is null && RetryAfter(e) is not null) =>
-                (FileTransferErrorKind.RateLimited, $"Rate limited ({status}): {text}"),
-            StatusCode.ResourceExhausted when reason == "STORAGE_FULL" => (FileTransferErrorKind.InsufficientStorage, $"The server is out of space ({status}): {text}"),
-            StatusCode.ResourceExhausted => (FileTransferErrorKind.TooLarge, $"Too large ({status}): {text}"),
-            StatusCode.DataLoss => (FileTransferErrorKind.DigestMismatch,
-                $"The server refused the upload of '{name}' because its SHA-256 does not match what was sent ({status}): {text}"),
+            StatusCode.InvalidArgument => Described(FileTransferErrorKind.InvalidRequest),
+            StatusCode.Unauthenticated => Described(FileTransferErrorKind.Unauthenticated),
+            StatusCode.PermissionDenied => Described(FileTransferErrorKind.PermissionDenied),
+            StatusCode.NotFound => Described(FileTransferErrorKind.NotFound),
+            StatusCode.AlreadyExists => Described(FileTransferErrorKind.AlreadyExists),
+            StatusCode.FailedPrecondition => Described(FileTransferErrorKind.PreconditionFailed),
+            StatusCode.OutOfRange => Described(FileTransferErrorKind.RangeNotSatisfiable),
+            StatusCode.ResourceExhausted when reason is null && RetryAfter(e) is not null => Described(FileTransferErrorKind.RateLimited),
+            StatusCode.ResourceExhausted => Described(FileTransferErrorKind.TooLarge),
+            StatusCode.DataLoss => Described(FileTransferErrorKind.DigestMismatch),
             StatusCode.Unimplemented => (FileTransferErrorKind.ProtocolUnavailable,
                 $"The server at {authority} does not serve the gRPC FileService ({status}): {text}"),
             _ when SaysNoHttp2(e) => (FileTransferErrorKind.ProtocolUnavailable,
@@ -55,7 +65,6 @@ internal static class GrpcErrors
                 (FileTransferErrorKind.ConnectionLost, $"The connection to {authority} was lost ({status}): {Inner(e)}"),
             _ => (FileTransferErrorKind.ServerError, $"The server answered {status}: {text}"),
         };
-        return new FileTransferException(kind, message, status, detail, e) { RetryAfter = RetryAfter(e) };
     }
 
     /// <summary><c>NOT_FOUND</c> for <see cref="StatusCode.NotFound"/>: the names the gRPC documentation uses.</summary>

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using System.Text.Json;
 
@@ -15,29 +16,41 @@ internal static class RestErrors
 
         var problem = await ReadProblemAsync(response, cancellationToken);
         var detail = problem.Detail ?? problem.Title ?? response.ReasonPhrase ?? "no details";
-        var status = ((int)response.StatusCode).ToString(System.Globalization.CultureInfo.InvariantCulture);
-        var (kind, message) = response.StatusCode switch
-        {
-            HttpStatusCode.BadRequest when problem.MentionsDigest => (FileTransferErrorKind.DigestMismatch,
-                $"The server refused the upload of '{name}' because its SHA-256 does not match what was sent (400): {detail}"),
-            HttpStatusCode.BadRequest => (FileTransferErrorKind.InvalidRequest, $"The server refused the request for '{name}' (400): {detail}"),
-            HttpStatusCode.Unauthorized => (FileTransferErrorKind.Unauthenticated, $"Not authorized (401): {detail}"),
-            HttpStatusCode.Forbidden => (FileTransferErrorKind.PermissionDenied, $"Forbidden (403): {detail}"),
-            HttpStatusCode.NotFound => (FileTransferErrorKind.NotFound, $"Not found (404): {detail}"),
-            HttpStatusCode.RequestEntityTooLarge => (FileTransferErrorKind.TooLarge, $"Too large (413): {detail}"),
-            HttpStatusCode.InsufficientStorage => (FileTransferErrorKind.InsufficientStorage, $"The server is out of space (507): {detail}"),
-            HttpStatusCode.TooManyRequests => (FileTransferErrorKind.RateLimited, $"Rate limited (429): {detail}"),
-            HttpStatusCode.PreconditionFailed when mustNotExist => (FileTransferErrorKind.AlreadyExists, $"'{name}' already exists (412): {detail}"),
-            HttpStatusCode.PreconditionFailed => (FileTransferErrorKind.PreconditionFailed, $"Precondition failed for '{name}' (412): {detail}"),
-            HttpStatusCode.Conflict => (FileTransferErrorKind.Conflict, $"Conflict for '{name}' (409): {detail}"),
-            HttpStatusCode.RequestedRangeNotSatisfiable => (FileTransferErrorKind.RangeNotSatisfiable, $"Range not satisfiable for '{name}' (416): {detail}"),
-            _ => (FileTransferErrorKind.ServerError, $"The server answered {status} {response.ReasonPhrase}: {detail}"),
-        };
+        var status = ((int)response.StatusCode).ToString(CultureInfo.InvariantCulture);
+        var kind = ServerReasons.KindOf(problem.Reason) ?? KindOf(response.StatusCode, mustNotExist);
+        var message = kind == FileTransferErrorKind.ServerError && problem.Reason is null
+            ? $"The server answered {status} {response.ReasonPhrase}: {detail}"
+            : ServerReasons.Describe(kind, name, status, detail);
         throw new FileTransferException(kind, message, status, problem.Detail ?? problem.Title)
         {
+            Reason = problem.Reason,
             RetryAfter = response.Headers.RetryAfter?.Delta,
         };
     }
+
+    /// <summary>
+    /// The kind of a response without a reason (a HEAD has no body; a proxy answers without one): the
+    /// kind of the reason the server sends with that status, where one status has one meaning.
+    /// </summary>
+    private static FileTransferErrorKind KindOf(HttpStatusCode status, bool mustNotExist) => (int)status switch
+    {
+        400 => FileTransferErrorKind.InvalidRequest,
+        401 => FileTransferErrorKind.Unauthenticated,
+        403 => FileTransferErrorKind.PermissionDenied,
+        404 => FileTransferErrorKind.NotFound,
+        408 => FileTransferErrorKind.ConnectionLost,
+        409 => FileTransferErrorKind.Conflict,
+        410 => FileTransferErrorKind.UploadExpired,
+        412 when mustNotExist => FileTransferErrorKind.AlreadyExists,
+        412 => FileTransferErrorKind.PreconditionFailed,
+        413 => FileTransferErrorKind.TooLarge,
+        416 => FileTransferErrorKind.RangeNotSatisfiable,
+        429 => FileTransferErrorKind.RateLimited,
+        460 => FileTransferErrorKind.DigestMismatch,
+        503 => FileTransferErrorKind.ServiceUnavailable,
+        507 => FileTransferErrorKind.InsufficientStorage,
+        _ => FileTransferErrorKind.ServerError,
+    };
 
     /// <summary>A request that got no response: the server is unreachable or the connection broke.</summary>
     public static FileTransferException Unreachable(Uri url, Exception e) =>
@@ -65,7 +78,7 @@ internal static class RestErrors
             {
                 using var json = JsonDocument.Parse(body);
                 var root = json.RootElement;
-                return new Problem(Text(root, "type"), Text(root, "title"), Text(root, "detail"));
+                return new Problem(Text(root, "title"), Text(root, "detail"), Text(root, "reason"));
             }
             catch (JsonException)
             {
@@ -74,7 +87,7 @@ internal static class RestErrors
         }
 
         var text = body.Trim();
-        return new Problem(null, null, text.Length == 0 ? null : text[..Math.Min(text.Length, 300)]);
+        return new Problem(null, text.Length == 0 ? null : text[..Math.Min(text.Length, 300)], null);
     }
 
     private static string? Text(JsonElement root, string property) =>
@@ -82,9 +95,5 @@ internal static class RestErrors
             ? value.GetString()
             : null;
 
-    private sealed record Problem(string? Type, string? Title, string? Detail)
-    {
-        public bool MentionsDigest =>
-            $"{Type} {Title} {Detail}".Contains("digest", StringComparison.OrdinalIgnoreCase);
-    }
+    private sealed record Problem(string? Title, string? Detail, string? Reason);
 }

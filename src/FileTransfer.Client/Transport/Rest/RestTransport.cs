@@ -10,7 +10,6 @@ namespace FileTransfer.Client.Transport.Rest;
 internal sealed partial class RestTransport(HttpClient http, Uri server, string? apiKey, Version? httpVersion, bool ownsClient) : IFileTransport
 {
     private const int BufferSize = 128 * 1024;
-    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
 
     public async Task<RemoteFileInfo> GetInfoAsync(string name, CancellationToken cancellationToken)
     {
@@ -31,7 +30,7 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
             using var response = await SendAsync(request, cancellationToken);
             await RestErrors.EnsureSuccessAsync(response, "api/files", mustNotExist: false, cancellationToken);
             await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
-            await foreach (var file in JsonSerializer.DeserializeAsyncEnumerable<RestFile>(body, Json, cancellationToken))
+            await foreach (var file in JsonSerializer.DeserializeAsyncEnumerable(body, RestJson.Default.RestFile, cancellationToken))
             {
                 if (file is not null)
                 {
@@ -165,7 +164,7 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
         using (response)
         {
             await RestErrors.EnsureSuccessAsync(response, target.Name, mustNotExist: !upload.Overwrite, cancellationToken);
-            var stored = await response.Content.ReadFromJsonAsync<RestFile>(Json, cancellationToken)
+            var stored = await response.Content.ReadFromJsonAsync(RestJson.Default.RestFile, cancellationToken)
                 ?? throw new FileTransferException(FileTransferErrorKind.ServerError, "The server answered the upload without describing the stored file.");
             return new UploadResponse(stored.ToInfo(response.Version), Created: response.StatusCode == HttpStatusCode.Created);
         }
@@ -267,19 +266,4 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
         EntityTagHeaderValue.TryParse(eTag, out var parsed)
             ? parsed
             : throw new FileTransferException(FileTransferErrorKind.InvalidRequest, $"'{eTag}' is not an entity tag (it must be quoted, e.g. \"abc-123\").");
-
-    /// <summary>The REST file description: <c>{ name, size, contentType, lastModified, eTag, sha256? }</c>.</summary>
-    private sealed record RestFile(string Name, long Size, string? ContentType, DateTimeOffset? LastModified, string? ETag, string? Sha256)
-    {
-        public RemoteFileInfo ToInfo(Version version) => new()
-        {
-            Name = Name,
-            Size = Size,
-            ContentType = ContentType,
-            LastModified = LastModified,
-            ETag = ETag,
-            Sha256 = Sha256 is { Length: 64 } hex ? Convert.FromHexString(hex) : null,
-            HttpVersion = version,
-        };
-    }
 }

@@ -6,8 +6,9 @@ import { ApiError, apiKey, createReadLink, deleteFile, fileUrl, listPage } from 
 import { askForKey, confirmDelete, replaceKey, share } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatSize, plural } from './format.js';
+import { mayWrite } from './grants.js';
 import { explain } from './messages.js';
-import { notify, showError } from './notices.js';
+import { clearKeyError, notify, showError } from './notices.js';
 
 const pageSize = clamp(Number(new URLSearchParams(location.search).get('pageSize')) || 500, 1, 10000);
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -89,6 +90,8 @@ export async function load({ append = false } = {}) {
       state.loaded = 0;
       if (!apiKey.get()) {
         state.anonymousRead = true;
+      } else {
+        clearKeyError();
       }
     }
     addFiles(page.files, folder);
@@ -108,7 +111,7 @@ export async function load({ append = false } = {}) {
         apiKey.clear();
         document.dispatchEvent(new Event('keychange'));
       }
-      showError(message);
+      showError(message, { forKey: true });
       if (await askForKey(message)) {
         document.dispatchEvent(new Event('keychange'));
         return;
@@ -191,6 +194,8 @@ function renderBreadcrumbs() {
   );
   const here = state.folder === '' ? 'the top folder' : `“${state.folder.slice(0, -1)}”`;
   byId('upload-target').textContent = here;
+  // Uploads are offered only where the key may write (the server refuses the rest anyway).
+  byId('upload-area').hidden = !mayWrite(state.folder);
   byId('drop-target').textContent = here;
   byId('listing-caption').textContent = `Contents of ${here}`;
   document.title = state.folder === '' ? 'FileTransfer' : `${state.folder} · FileTransfer`;
@@ -329,7 +334,7 @@ function forget(entry) {
 /** Shows what went wrong; a 401 asks for a key and, once one is given, runs retry. */
 export async function handle(error, context, retry) {
   const message = explain(error, context);
-  showError(message);
+  showError(message, { forKey: error instanceof ApiError && error.status === 401 });
   if (error instanceof ApiError && error.status === 401 && (await replaceKey(message))) {
     await retry();
   }

@@ -4,6 +4,7 @@ import { apiKey } from './api.js';
 import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
 import { askForKey } from './dialogs.js';
 import { byId } from './dom.js';
+import { loadGrants } from './grants.js';
 import { startLive } from './live.js';
 import { initNotices, notify } from './notices.js';
 import { initUploads } from './uploads.js';
@@ -15,10 +16,11 @@ function renderKey() {
   byId('key-forget').hidden = !key;
 }
 
-document.addEventListener('keychange', () => {
+document.addEventListener('keychange', async () => {
   renderKey();
   if (apiKey.get()) {
     probeAnonymousRead();
+    await loadGrants();
     load();
   }
 });
@@ -35,7 +37,7 @@ byId('key-forget').addEventListener('click', () => {
   renderKey();
   notify('API key forgotten.');
   byId('key-set').focus();
-  load();
+  loadGrants().then(() => load());
   live();
 });
 
@@ -49,5 +51,6 @@ initBrowser();
 initUploads({ folder: currentFolder, uploaded });
 renderKey();
 probeAnonymousRead();
+await loadGrants();
 load();
 live();

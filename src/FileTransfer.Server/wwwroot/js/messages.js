@@ -32,7 +32,12 @@ export function explain(error, { action = 'list', name = '', limit = null } = {}
         ? 'The server refused the API key (unknown or mistyped). Enter a valid key.'
         : `This server needs an API key to ${verb}. Enter one to continue.`;
     case 'PERMISSION_DENIED':
-      return `Your API key is not allowed to ${verb}${name ? ` (${quoted})` : ''}: it lacks the scope for it. Ask for a key that has it.`;
+      // The server's detail names the folder refused and the folders the key reaches.
+      return error.detail
+        ? `Your API key is not allowed to ${verb}${name ? ` (${quoted})` : ''}: ${error.detail}`
+        : `Your API key is not allowed to ${verb}${name ? ` (${quoted})` : ''}: it lacks the scope for it. Ask for a key that has it.`;
+    case 'QUOTA_EXCEEDED':
+      return `${quoted} was not stored: ${error.detail || "the folder's quota is full."}`;
     case 'FILE_EXISTS':
       return `${quoted} already exists. Tick “Replace files that already exist” to overwrite it, or rename your file.`;
     case 'ETAG_MISMATCH':

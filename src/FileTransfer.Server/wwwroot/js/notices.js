@@ -11,9 +11,24 @@ export function notify(text) {
   });
 }
 
-export function showError(text) {
+/**
+ * Shows what went wrong. `forKey` marks a refusal for want of a (valid) API key: it stops being
+ * true once a request with a key succeeds, and clearKeyError() then takes it away.
+ */
+export function showError(text, { forKey = false } = {}) {
   byId('alert-text').textContent = text;
+  byId('alert').dataset.forKey = forKey ? 'true' : '';
   byId('alert').hidden = false;
+}
+
+/** Hides the alert when it is about a missing or refused key: a request with a key has just succeeded. */
+export function clearKeyError() {
+  const alert = byId('alert');
+  if (!alert.hidden && alert.dataset.forKey === 'true') {
+    alert.hidden = true;
+    byId('alert-text').textContent = '';
+    alert.dataset.forKey = '';
+  }
 }
 
 export function initNotices() {

@@ -6,8 +6,9 @@ import { ApiError, digestFromHeader, storedDigest } from './api.js';
 import { replaceKey } from './dialogs.js';
 import { byId, h, hidden, replaceChildren } from './dom.js';
 import { formatDate, formatDuration, formatSize, formatSpeed, plural } from './format.js';
+import { mayWrite, writableFolders } from './grants.js';
 import { explain } from './messages.js';
-import { notify, showError } from './notices.js';
+import { clearKeyError, notify, showError } from './notices.js';
 import { Paused, TusUpload, terminate, uploadStore } from './tus.js';
 
 const endpoint = 'api/uploads';
@@ -127,6 +128,12 @@ async function walk(entry, path) {
 /** Queues files ({ file, relativePath }) for the folder on screen. */
 export function add(files) {
   const folder = options.folder();
+  if (files.length > 0 && !mayWrite(folder)) {
+    // A drop where the key may not write: say where it may, send nothing.
+    const where = writableFolders();
+    notify(`Your API key may not upload into ${folder ? `“${folder}”` : 'the top folder'}${where ? `; it writes only in ${where}` : ''}.`);
+    return;
+  }
   for (const { file, relativePath } of files) {
     const target = `${folder}${relativePath}`;
     if (queue.some((item) => item.target === target && ['queued', 'uploading', 'paused', 'verifying'].includes(item.state))) {
@@ -192,7 +199,7 @@ async function run(item) {
     } else {
       item.state = 'failed';
       item.message = explain(error, { action: 'upload', name: item.target, limit: maxSize });
-      showError(item.message);
+      showError(item.message, { forKey: error instanceof ApiError && error.status === 401 });
       update(item);
       if (error instanceof ApiError && error.status === 401 && (await replaceKey(item.message))) {
         retryFailed(item.message);
@@ -216,6 +223,8 @@ async function verify(item, result) {
     }
   }
   item.sha256 = result.sha256;
+  // The key worked: an alert that said one was needed no longer holds.
+  clearKeyError();
   if (stored === result.sha256) {
     item.state = 'done';
     item.message = `Uploaded; SHA-256 verified (${result.sha256.slice(0, 16)}…).`;

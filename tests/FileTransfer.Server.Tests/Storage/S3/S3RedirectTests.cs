@@ -152,6 +152,77 @@ public sealed class S3RedirectTests(S3RedirectingServer fixture) : IClassFixture
         Assert.Equal("ETAG_MISMATCH", GrpcAssert.Reason(stale));
     }
 
+    /// <summary>
+    /// A client resumes a download after the file was replaced, with <c>Range</c> and a stale
+    /// <c>If-Range</c> (the ETag or the date it got with the first bytes), following redirects. RGW
+    /// ignores If-Range: redirected, the store would answer 206 with the new version's tail. The server
+    /// answers such a request itself: 200 with the whole new version, so the client ends with exactly one.
+    /// </summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task A_Stale_If_Range_Resume_Through_A_Redirecting_Server_Ends_With_The_Bytes_Of_Exactly_One_Version(bool byDate)
+    {
+        const int Size = 2_000_000;
+        const int Cut = 700_000;
+        var old = await PutAsync("redirect/resumed.bin", Size);
+        using var client = KestrelFactory.ClientFor(_http, HttpVersion.Version11, new SocketsHttpHandler { AllowAutoRedirect = true });
+
+        // The first bytes, through the redirect, as a download that breaks would have them.
+        byte[] head;
+        string validator;
+        using (var first = await client.GetAsync("/api/files/redirect/resumed.bin", HttpCompletionOption.ResponseHeadersRead, TestTimeout.Token))
+        {
+            Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+            Assert.NotEqual(_http.Authority, first.RequestMessage!.RequestUri!.Authority);
+            validator = byDate ? first.Content.Headers.LastModified!.Value.ToString("R") : first.Headers.ETag!.ToString();
+            await using var body = await first.Content.ReadAsStreamAsync(TestTimeout.Token);
+            head = new byte[Cut];
+            await body.ReadExactlyAsync(head, TestTimeout.Token);
+        }
+
+        // Replaced meanwhile (a second later, so that the date validator differs too).
+        await Task.Delay(TimeSpan.FromSeconds(1.1), TestTimeout.Token);
+        var current = await PutAsync("redirect/resumed.bin", Size);
+        using var resume = new HttpRequestMessage(HttpMethod.Get, "/api/files/redirect/resumed.bin");
+        resume.Headers.Range = new RangeHeaderValue(Cut, null);
+        resume.Headers.TryAddWithoutValidation("If-Range", validator);
+        using var response = await client.SendAsync(resume, TestTimeout.Token);
+        var rest = await response.Content.ReadAsByteArrayAsync(TestTimeout.Token);
+
+        // RFC 9110 13.1.5: 206 continues the bytes held; 200 replaces them.
+        var assembled = response.StatusCode == HttpStatusCode.PartialContent ? [.. head, .. rest] : rest;
+        var sha = TempStorage.Sha256(assembled);
+        Assert.True(sha == TempStorage.Sha256(old) || sha == TempStorage.Sha256(current), $"{response.StatusCode}: the bytes of two versions");
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(TempStorage.Sha256(current), sha);
+        Assert.Equal(_http.Authority, response.RequestMessage!.RequestUri!.Authority);
+    }
+
+    [Fact]
+    public async Task A_Range_With_A_Current_If_Range_Is_Served_By_The_Server_As_206_And_One_Without_Conditions_Is_Still_Redirected()
+    {
+        var source = await PutAsync("redirect/if-range.bin", 100_000);
+        using var client = Client();
+        using var head = await client.SendAsync(new HttpRequestMessage(HttpMethod.Head, "/api/files/redirect/if-range.bin"), TestTimeout.Token);
+        using var resume = new HttpRequestMessage(HttpMethod.Get, "/api/files/redirect/if-range.bin");
+        resume.Headers.Range = new RangeHeaderValue(90_000, null);
+        resume.Headers.TryAddWithoutValidation("If-Range", head.Headers.ETag!.ToString());
+        using var list = new HttpRequestMessage(HttpMethod.Get, "/api/files/redirect/if-range.bin");
+        list.Headers.TryAddWithoutValidation("If-Match", $"\"other\", {head.Headers.ETag}");
+        using var plain = new HttpRequestMessage(HttpMethod.Get, "/api/files/redirect/if-range.bin");
+        plain.Headers.Range = new RangeHeaderValue(90_000, null);
+
+        using var served = await client.SendAsync(resume, TestTimeout.Token);
+        using var listed = await client.SendAsync(list, TestTimeout.Token);
+        using var redirected = await client.SendAsync(plain, TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.PartialContent, served.StatusCode);
+        Assert.Equal(source[90_000..], await served.Content.ReadAsByteArrayAsync(TestTimeout.Token));
+        Assert.Equal(HttpStatusCode.OK, listed.StatusCode);
+        Assert.Equal(HttpStatusCode.TemporaryRedirect, redirected.StatusCode);
+    }
+
     private async Task<byte[]> PutAsync(string name, int size)
     {
         var bytes = TestData.RandomBytes(size);

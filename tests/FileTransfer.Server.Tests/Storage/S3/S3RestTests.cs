@@ -17,6 +17,31 @@ public sealed class S3RestTests(S3TestServer fixture) : IClassFixture<S3TestServ
 
     private readonly FileTransferFactory _server = fixture.Server;
 
+    /// <summary>
+    /// On S3 an ETag is a hash of the content (docs/s3.md): rewriting the same bytes keeps it (so an
+    /// If-Match taken before still holds), other bytes change it. On the local disk every write gets a new one.
+    /// </summary>
+    [Theory]
+    [InlineData(1000)]
+    [InlineData(Multipart)]
+    public async Task Rewriting_The_Same_Bytes_Keeps_The_ETag_And_Other_Bytes_Change_It(int size)
+    {
+        var name = $"etag/{size}.bin";
+        var source = TestData.RandomBytes(size);
+        using var client = _server.CreateClient();
+
+        using var first = await client.PutAsync($"/api/files/{name}", new ByteArrayContent(source), TestTimeout.Token);
+        using var same = new HttpRequestMessage(HttpMethod.Put, $"/api/files/{name}") { Content = new ByteArrayContent(source), Headers = { IfMatch = { first.Headers.ETag! } } };
+        using var again = await client.SendAsync(same, TestTimeout.Token);
+        var changed = source.ToArray();
+        changed[^1] ^= 1;
+        using var other = await client.PutAsync($"/api/files/{name}", new ByteArrayContent(changed), TestTimeout.Token);
+
+        Assert.Equal(HttpStatusCode.OK, again.StatusCode);
+        Assert.Equal(first.Headers.ETag, again.Headers.ETag);
+        Assert.NotEqual(first.Headers.ETag, other.Headers.ETag);
+    }
+
     [Theory]
     [InlineData(0)]
     [InlineData(1)]
