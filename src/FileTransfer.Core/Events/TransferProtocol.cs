@@ -38,7 +38,7 @@ public static class TransferProtocols
 }
 
 /// <summary>Who made a change and over which protocol: what an event and a hook say about its origin.</summary>
-/// <param name="Caller"><see cref="Caller.Id"/> (<c>key:NAME</c>, <c>user:SUBJECT</c>, <c>link:ID</c>, <c>anonymous</c>): never a secret.</param>
+/// <param name="Caller"><see cref="Caller.Id"/> (<c>key:ID</c>, <c>user:SUBJECT</c>, <c>link:ID</c>, <c>anonymous</c>), the one identity the core knows a caller by: never a secret.</param>
 /// <param name="Protocol">The protocol, or null for a change the server made itself (an expired upload).</param>
 public readonly record struct ChangeOrigin(string Caller, TransferProtocol? Protocol)
 {

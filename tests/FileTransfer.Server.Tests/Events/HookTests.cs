@@ -147,4 +147,54 @@ public sealed class HookTests
         Assert.All(asked, e => Assert.Equal((FileEventTypes.PreCommit, EventServers.Sha256Hex(replacement)), (e.GetProperty("type").GetString(), e.GetProperty("sha256").GetString())));
         Assert.Equal(["rest", "tus"], asked.Select(e => e.GetProperty("protocol").GetString()));
     }
+
+    [Fact]
+    public async Task A_Pre_Commit_Hook_That_Does_Not_Answer_Keeps_The_Session_And_A_Later_Commit_Stores_It()
+    {
+        await using var hook = await WebhookReceiver.StartAsync();
+        using var server = new KestrelFactory().WithHook("PreCommit", hook);
+        server.With("Hooks:PreCommit:TimeoutMs", "300");
+        using var http = KestrelFactory.ClientFor(server.AddressOf(HttpProtocols.Http1), HttpVersion.Version11);
+        await http.PutAsync("later.bin", [1, 2, 3]);
+        var replacement = TestData.RandomBytes(70_000);
+        hook.Mode = WebhookReceiver.Behaviour.Hang;
+
+        // tus: every byte arrives and is verified, the hook is silent: refused, the session and its bytes stay.
+        var tus = await Tus.CreateAsync(http, "later.bin", replacement.Length);
+        var problem = await Problems.AssertAsync(await Tus.AppendAsync(http, tus, replacement, 0, replacement.Length), HttpStatusCode.ServiceUnavailable);
+        Assert.Equal("HOOK_UNAVAILABLE", problem.GetProperty("reason").GetString());
+        Assert.Equal([1, 2, 3], await File.ReadAllBytesAsync(server.Storage.PathOf("later.bin"), TestTimeout.Token));
+        using (var head = await http.SendAsync(Tus.Head(tus), TestTimeout.Token))
+        {
+            Assert.Equal(replacement.Length, Tus.Offset(head));
+        }
+
+        // gRPC: the same for a finishing WriteUpload.
+        var grpc = GrpcClients.For(server);
+        var started = await grpc.StartUploadAsync(new StartUploadRequest { FileName = "later2.bin", Length = replacement.Length }, cancellationToken: TestTimeout.Token);
+        var refused = await Assert.ThrowsAsync<RpcException>(async () => await WriteAsync(grpc, started.UploadId, 0, replacement));
+        Assert.Equal((StatusCode.Unavailable, "HOOK_UNAVAILABLE"), (refused.StatusCode, refused.GetRpcStatus()!.GetDetail<ErrorInfo>().Reason));
+        Assert.Equal(replacement.Length, (await grpc.GetUploadStatusAsync(new GetUploadStatusRequest { UploadId = started.UploadId }, cancellationToken: TestTimeout.Token)).Offset);
+        Assert.False(File.Exists(server.Storage.PathOf("later2.bin")));
+
+        // The hook answers again: the commit asked for again, with no bytes, stores each file.
+        hook.Mode = WebhookReceiver.Behaviour.Accept;
+        using (var commit = await http.SendAsync(Tus.Patch(tus, replacement.Length, []), TestTimeout.Token))
+        {
+            Assert.Equal(HttpStatusCode.NoContent, commit.StatusCode);
+        }
+
+        var stored = await WriteAsync(grpc, started.UploadId, replacement.Length, []);
+        Assert.True(stored.Complete);
+        Assert.Equal(replacement, await File.ReadAllBytesAsync(server.Storage.PathOf("later.bin"), TestTimeout.Token));
+        Assert.Equal(replacement, await File.ReadAllBytesAsync(server.Storage.PathOf("later2.bin"), TestTimeout.Token));
+    }
+
+    private static async Task<UploadStatus> WriteAsync(FileService.FileServiceClient grpc, string uploadId, long offset, byte[] bytes)
+    {
+        using var write = grpc.WriteUpload(cancellationToken: TestTimeout.Token);
+        await write.RequestStream.WriteAsync(new WriteUploadRequest { UploadId = uploadId, WriteOffset = offset, Chunk = ByteString.CopyFrom(bytes), Finish = true });
+        await write.RequestStream.CompleteAsync();
+        return await write;
+    }
 }
