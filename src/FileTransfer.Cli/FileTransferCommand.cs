@@ -9,13 +9,14 @@ internal static class FileTransferCommand
     public static RootCommand Create(CliConsole console, Func<string, string?> environment)
     {
         var globals = new GlobalOptions(environment);
-        var root = new RootCommand("filetransfer: download, upload, list, inspect and delete files on a FileTransfer server.")
+        var root = new RootCommand("filetransfer: download, upload, list, inspect, delete and watch files on a FileTransfer server.")
         {
             DownloadCommand.Create(globals, console),
             UploadCommand.Create(globals, console),
             ListCommand.Create(globals, console),
             InfoCommand.Create(globals, console),
             RemoveCommand.Create(globals, console),
+            WatchCommand.Create(globals, console),
         };
         foreach (var option in globals.All)
         {

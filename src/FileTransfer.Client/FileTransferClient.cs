@@ -85,6 +85,18 @@ public sealed class FileTransferClient : IDisposable
     public IAsyncEnumerable<RemoteFileInfo> ListAsync(string? prefix = null, CancellationToken cancellationToken = default) =>
         _transport.ListAsync(prefix, _options.ListPageSize, cancellationToken);
 
+    /// <summary>
+    /// The changes on the server as they happen (gRPC <c>WatchEvents</c>, REST <c>GET api/events</c>):
+    /// files created, replaced and deleted, uploads started, completed, cancelled and expired, of the
+    /// names the key may read. Runs until cancelled; a cut stream is reopened after the last event
+    /// received (<see cref="FileTransferClientOptions.MaxRetries"/> failures in a row at most).
+    /// </summary>
+    /// <param name="prefix">Only names starting with this, e.g. <c>videos/</c>; null for every file.</param>
+    /// <param name="after">Resume after this event id (retained events first); null for events from now on.</param>
+    /// <param name="cancellationToken">Ends the watch.</param>
+    public IAsyncEnumerable<FileTransferEvent> WatchAsync(string? prefix = null, string? after = null, CancellationToken cancellationToken = default) =>
+        Transfers.Watch.RunAsync(_transport, prefix, after, _options, cancellationToken);
+
     /// <summary>Deletes a file (REST <c>DELETE</c>, gRPC <c>DeleteFile</c>).</summary>
     /// <param name="name">The file's name (or, over REST, a signed link).</param>
     /// <param name="ifMatch">Delete only the version with this ETag (quotes included); otherwise fail with <see cref="FileTransferErrorKind.PreconditionFailed"/>.</param>

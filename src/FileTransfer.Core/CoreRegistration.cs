@@ -16,6 +16,25 @@ public static class CoreRegistration
             .ValidateOnStart();
         services.AddMetrics();
         services.AddSingleton<TransferMetrics>();
+
+        // Events and hooks: raised and asked by the operations; kept in the backend's event store.
+        services.AddOptions<EventsOptions>()
+            .BindConfiguration(EventsOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddOptions<HooksOptions>()
+            .BindConfiguration(HooksOptions.SectionName)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<EventsOptions>, EventsOptionsValidation>();
+        services.AddSingleton<IValidateOptions<HooksOptions>, EventsOptionsValidation>();
+        services.AddSingleton(sp => new FileEvents(
+            sp.GetService<IEventStore>(),
+            sp.GetRequiredService<IOptions<EventsOptions>>(),
+            sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<ILogger<FileEvents>>()));
+        services.AddSingleton<UploadHooks>();
+        services.AddHostedService<EventsWorker>();
         services.AddSingleton<FileOperations>();
 
         // Quotas: the rules here, each quota's record in the backend's store.

@@ -18,7 +18,7 @@ public sealed partial class FileOperations
         try
         {
             var staged = await backend.StageAsync(name, request.DeclaredLength, cancellationToken);
-            return new Upload(request, staged, maxBytes, transfer, hold);
+            return new Upload(request, staged, maxBytes, transfer, hold) { Origin = ChangeOrigin.Of(caller, request.Protocol) };
         }
         catch
         {
@@ -51,18 +51,41 @@ public sealed partial class FileOperations
             request.Preconditions.Check(name, await backend.StatAsync(name, cancellationToken));
         }
 
+        if (hooks is { HasPreUpload: true })
+        {
+            await hooks.BeforeUploadAsync(name, request.DeclaredLength, ChangeOrigin.Of(caller, request.Protocol), uploadId: null, cancellationToken);
+        }
+
         return (request, name, maxBytes);
     }
 
     /// <summary>
     /// Commits a staged write whose bytes were verified elsewhere (a resumable upload's, handed over
-    /// by its session store), through the same backend commit as every other upload.
+    /// by its session store), through the same pre-commit hook and backend commit as every other
+    /// upload; raises the file's event and the session's upload.completed.
     /// </summary>
-    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, Preconditions preconditions, byte[] sha256, QuotaHold? hold, CancellationToken cancellationToken)
+    internal async ValueTask<UploadResult> CommitStagedAsync(IStagedObject staged, UploadSession session, byte[] sha256, ChangeOrigin origin, QuotaHold? hold, CancellationToken cancellationToken)
     {
-        var committed = (await backend.CommitAsync([new PendingCommit(staged, preconditions, sha256)], cancellationToken))[0];
+        if (hooks is { HasPreCommit: true })
+        {
+            await hooks.BeforeCommitAsync(session.Name, session.Offset, sha256, origin, session.Id, cancellationToken);
+        }
+
+        CommittedObject committed;
+        Task? raised = null;
+        using (events is null ? null : await events.OrderAsync([session.Name], cancellationToken))
+        {
+            committed = (await backend.CommitAsync([new PendingCommit(staged, session.Preconditions, sha256)], cancellationToken))[0];
+            if (events is not null)
+            {
+                var stored = FileEvent.Stored(committed.Object, sha256, committed.Replaced, origin);
+                raised = events.RaiseAsync(stored, stored with { Type = FileEventTypes.UploadCompleted, UploadId = session.Id });
+            }
+        }
+
         await (hold?.CommitAsync(committed.Object.Size, committed.Replaced, committed.ReplacedSize, cancellationToken) ?? ValueTask.CompletedTask);
         LogStored(logger, committed.Object.Name, committed.Object.Size, committed.Replaced);
+        await (raised ?? Task.CompletedTask);
         return new UploadResult(Describe(committed.Object), sha256, committed.Replaced);
     }
 
@@ -92,7 +115,25 @@ public sealed partial class FileOperations
             pending[i] = new PendingCommit(uploads[i].Staged, uploads[i].Request.Preconditions, await uploads[i].VerifyAsync(cancellationToken));
         }
 
-        var committed = await backend.CommitAsync(pending, cancellationToken);
+        if (hooks is { HasPreCommit: true })
+        {
+            for (var i = 0; i < uploads.Count; i++)
+            {
+                await hooks.BeforeCommitAsync(uploads[i].Name, uploads[i].Length, pending[i].Sha256, uploads[i].Origin, uploadId: null, cancellationToken);
+            }
+        }
+
+        IReadOnlyList<CommittedObject> committed;
+        Task? raised = null;
+        using (events is null ? null : await events.OrderAsync(uploads.Select(u => u.Name), cancellationToken))
+        {
+            committed = await backend.CommitAsync(pending, cancellationToken);
+            if (events is not null)
+            {
+                raised = events.RaiseAsync([.. committed.Select((c, i) => FileEvent.Stored(c.Object, pending[i].Sha256, c.Replaced, uploads[i].Origin))]);
+            }
+        }
+
         var results = new UploadResult[committed.Count];
         for (var i = 0; i < committed.Count; i++)
         {
@@ -102,21 +143,33 @@ public sealed partial class FileOperations
             results[i] = new UploadResult(Describe(stored), pending[i].Sha256, committed[i].Replaced);
         }
 
+        await (raised ?? Task.CompletedTask);
         return results;
     }
 
-    /// <summary>Deletes the current version of <paramref name="name"/> if <paramref name="caller"/> may and <paramref name="preconditions"/> hold.</summary>
-    public async ValueTask DeleteAsync(Caller caller, string name, Preconditions preconditions, CancellationToken cancellationToken)
+    /// <summary>
+    /// Deletes the current version of <paramref name="name"/> if <paramref name="caller"/> may and
+    /// <paramref name="preconditions"/> hold; <paramref name="protocol"/> is what its event reports.
+    /// </summary>
+    public async ValueTask DeleteAsync(Caller caller, TransferProtocol protocol, string name, Preconditions preconditions, CancellationToken cancellationToken)
     {
         FileNames.Validate(name);
         AccessPolicy.Demand(caller, FileOperation.Delete, name);
-        var removed = await backend.DeleteAsync(name, preconditions, cancellationToken) ?? throw Failures.NotFound(name);
+        Task? raised = null;
+        long removedSize;
+        using (events is null ? null : await events.OrderAsync([name], cancellationToken))
+        {
+            removedSize = (await backend.DeleteAsync(name, preconditions, cancellationToken) ?? throw Failures.NotFound(name)).Size;
+            raised = events?.RaiseAsync(FileEvent.Draft(FileEventTypes.FileDeleted, name, ChangeOrigin.Of(caller, protocol)));
+        }
+
         if (quotas is { IsEnabled: true })
         {
-            await quotas.DeletedAsync(name, removed.Size, cancellationToken);
+            await quotas.DeletedAsync(name, removedSize, cancellationToken);
         }
 
         LogDeleted(logger, name);
+        await (raised ?? Task.CompletedTask);
     }
 
     /// <summary>

@@ -10,7 +10,7 @@ public static class LocalStorageRegistration
     /// <summary>The local disk as a host chooses it: <c>Storage:Backend=Local</c>, the embedded default.</summary>
     public static StorageBackendRegistration Backend { get; } = new("Local", StorageCapabilities.None, services => services.AddLocalStorage());
 
-    /// <summary>The backend, its upload-session store, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
+    /// <summary>The backend, its upload-session, event and quota stores, its settings (<c>Storage:RootPath</c>) and the stale-upload sweep.</summary>
     public static IServiceCollection AddLocalStorage(this IServiceCollection services)
     {
         services.AddOptions<LocalStorageOptions>()
@@ -27,6 +27,7 @@ public static class LocalStorageRegistration
         services.AddSingleton<LocalUploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<LocalUploadSessionStore>());
         services.AddSingleton<IQuotaStore, LocalQuotaStore>();
+        services.AddSingleton<IEventStore, LocalEventStore>();
         services.AddHostedService<StaleUploadSweeper>();
         return services;
     }

@@ -15,7 +15,7 @@ public static class S3StorageRegistration
     public static StorageBackendRegistration Backend { get; } = new("S3", StorageCapabilities.SharedByReplicas, services => services.AddS3Storage());
 
     /// <summary>
-    /// The backend, its upload-session store, its settings (<c>Storage:S3</c>, checked at start), the
+    /// The backend, its upload-session, event and quota stores, its settings (<c>Storage:S3</c>, checked at start), the
     /// bucket check at start and the sweep of abandoned multipart uploads.
     /// </summary>
     public static IServiceCollection AddS3Storage(this IServiceCollection services)
@@ -34,6 +34,7 @@ public static class S3StorageRegistration
         services.AddSingleton<S3UploadSessionStore>();
         services.AddSingleton<IUploadSessionStore>(sp => sp.GetRequiredService<S3UploadSessionStore>());
         services.AddSingleton<IQuotaStore, S3QuotaStore>();
+        services.AddSingleton<IEventStore, S3EventStore>();
         services.AddHostedService<S3BucketStartup>();
         services.AddHostedService<AbandonedUploadSweeper>();
         return services;

@@ -32,6 +32,9 @@ internal interface IFileTransport : IDisposable
     /// <summary>The session's durable offset (REST: tus HEAD; gRPC: GetUploadStatus); the same ids on both protocols.</summary>
     Task<UploadSessionState> GetUploadSessionAsync(string uploadId, CancellationToken cancellationToken);
 
+    /// <summary>The events under <paramref name="prefix"/> after <paramref name="after"/> (or from now), until the server ends the stream (REST: SSE at api/events; gRPC: WatchEvents).</summary>
+    IAsyncEnumerable<FileTransferEvent> WatchAsync(string? prefix, string? after, CancellationToken cancellationToken);
+
     /// <summary>Sends <paramref name="content"/> from <paramref name="offset"/> to <paramref name="length"/>, which completes the upload.</summary>
     Task<UploadSessionState> FinishUploadSessionAsync(string uploadId, long offset, long length, Stream content, int chunkSize, Action<int> sent, CancellationToken cancellationToken);
 }

@@ -10,25 +10,9 @@ namespace FileTransfer.Core;
 /// </summary>
 public abstract class TransferOrigin
 {
-    /// <summary>The <c>protocol</c> tag: one of <see cref="TransferProtocols"/>.</summary>
+    /// <summary>The <c>protocol</c> tag: the wire spelling of a <see cref="TransferProtocol"/> (<see cref="TransferProtocols.Code"/>).</summary>
     public abstract string Protocol { get; }
 
     /// <summary>Called once for each transfer the core starts for this origin; the origin completes each exactly once.</summary>
     public abstract void Started(TransferMetrics.Transfer transfer);
-}
-
-/// <summary>The values of the <c>protocol</c> tag of the transfer metrics and the per-transfer log line.</summary>
-public static class TransferProtocols
-{
-    /// <summary>REST downloads and uploads under <c>api/files</c> (raw bodies and multipart forms).</summary>
-    public const string Rest = "rest";
-
-    /// <summary>gRPC <c>DownloadFile</c>, <c>UploadFile</c> and <c>WriteUpload</c>.</summary>
-    public const string Grpc = "grpc";
-
-    /// <summary>tus 1.0 appends (the web page's uploads), including creation with upload.</summary>
-    public const string Tus = "tus";
-
-    /// <summary>The IETF resumable-upload draft's appends, including creation with content.</summary>
-    public const string Draft = "draft";
 }

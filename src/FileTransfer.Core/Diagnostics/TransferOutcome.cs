@@ -23,12 +23,12 @@ public static class TransferOutcome
 
     /// <summary>
     /// The outcome of a failure for <paramref name="reason"/>: the server's own failures (storage
-    /// full or unreachable, a fault it did not foresee) are failed; everything the client caused or
-    /// can fix is rejected, and a client that stopped sending is aborted.
+    /// full or unreachable, a hook that does not answer, a fault it did not foresee) are failed;
+    /// everything the client caused or can fix is rejected, and a client that stopped sending is aborted.
     /// </summary>
     public static string Of(ErrorReason reason) => reason switch
     {
-        ErrorReason.StorageFull or ErrorReason.StorageUnavailable or ErrorReason.InternalError => Failed,
+        ErrorReason.StorageFull or ErrorReason.StorageUnavailable or ErrorReason.InternalError or ErrorReason.HookUnavailable => Failed,
         ErrorReason.UploadIdle or ErrorReason.UploadCancelled => Aborted,
         _ => Rejected,
     };

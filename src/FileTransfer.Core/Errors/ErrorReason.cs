@@ -124,6 +124,11 @@ public enum ErrorReason
 
     /// <summary>Another request cancelled the upload session while this one was appending to it; nothing more is kept.</summary>
     UploadCancelled,
+    /// <summary>The pre-upload or pre-commit hook refused the upload (<c>Hooks:PreUpload</c>, <c>Hooks:PreCommit</c>); the message is the hook's.</summary>
+    UploadRejected,
+
+    /// <summary>The pre-upload or pre-commit hook did not answer in time, so the upload was refused (fail closed); try again later.</summary>
+    HookUnavailable,
 }
 
 /// <summary>The wire spelling of <see cref="ErrorReason"/>: SCREAMING_SNAKE_CASE, part of the contract.</summary>

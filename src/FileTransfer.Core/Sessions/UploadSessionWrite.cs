@@ -20,6 +20,7 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
     private readonly RequestChecksum? _checksum;
     private readonly ResumableSha256 _hash;
     private readonly CancellationTokenSource _stopped = new();
+    private readonly ChangeOrigin _origin;
     private readonly QuotaHold? _hold;
     private readonly TransferMetrics.Transfer? _transfer;
     private readonly TaskCompletionSource _over = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -30,8 +31,9 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
     private long _written;
     private bool _ended;
 
-    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, QuotaHold? hold, TransferMetrics.Transfer? transfer, CancellationToken request)
+    internal UploadSessionWrite(UploadSessions sessions, IUploadSessionLease lease, UploadSession session, RequestChecksum? checksum, ChangeOrigin origin, QuotaHold? hold, TransferMetrics.Transfer? transfer, CancellationToken request)
     {
+        _origin = origin;
         _hold = hold;
         _transfer = transfer;
         _request = request;
@@ -205,19 +207,25 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
         var sha256 = _hash.Finish();
         if (session.ExpectedSha256 is { } expected && !CryptographicOperations.FixedTimeEquals(expected, sha256))
         {
-            await _lease.DeleteAsync(CancellationToken.None);
-            await (_hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
-            _sessions.Ended(session.Owner);
+            await DiscardAsync(session);
             throw Failures.DigestMismatch();
         }
 
         // A commit that fails for a reason that is not these bytes (the name became a folder, a
-        // precondition no longer holds, the store is unreachable) keeps the session and every byte:
-        // the client can fix what is in the way and complete again, or cancel (docs/resumable-uploads.md).
+        // precondition no longer holds, the store or the pre-commit hook is unreachable) keeps the
+        // session and every byte: the client can fix what is in the way and complete again, or cancel
+        // (docs/resumable-uploads.md). A pre-commit hook that refuses judged these bytes: sending them
+        // again would be refused again, so, as a wrong digest, it ends the session.
         UploadResult result;
-        await using (var staged = await _lease.HandOverAsync(CancellationToken.None))
+        try
         {
-            result = await _sessions.Files.CommitStagedAsync(staged, session.Preconditions, sha256, _hold, CancellationToken.None);
+            await using var staged = await _lease.HandOverAsync(CancellationToken.None);
+            result = await _sessions.Files.CommitStagedAsync(staged, session, sha256, _origin, _hold, CancellationToken.None);
+        }
+        catch (FileTransferException ex) when (ex.Reason == ErrorReason.UploadRejected)
+        {
+            await DiscardAsync(session);
+            throw;
         }
 
         _session = await _lease.SaveAsync(
@@ -231,6 +239,14 @@ public sealed class UploadSessionWrite : IAsyncDisposable, IBlockSink
             CancellationToken.None);
         _sessions.Ended(session.Owner);
         return new UploadSessionOutcome(_session, result);
+    }
+
+    // Bytes that can never be committed: the session, its bytes and its quota reservation go.
+    private async ValueTask DiscardAsync(UploadSession session)
+    {
+        await _lease.DeleteAsync(CancellationToken.None);
+        await (_hold?.ReleaseAsync() ?? ValueTask.CompletedTask);
+        _sessions.Ended(session.Owner);
     }
 
     // The request ended early: keep every byte that reached the store, none that did not.

@@ -108,6 +108,7 @@ public sealed partial class UploadSessions
         }
 
         LogCreated(_logger, session.Id, name, caller.Id, session.Length);
+        await RaiseAsync(session, FileEventTypes.UploadStarted, ChangeOrigin.Of(caller, request.Protocol));
         return session;
     }
 
@@ -187,7 +188,7 @@ public sealed partial class UploadSessions
                 await hold.EnsureAsync(length, cancellationToken); // a length declared now is reserved now
             }
 
-            var write = new UploadSessionWrite(this, lease, session, request.Checksum, hold, transfer, cancellationToken);
+            var write = new UploadSessionWrite(this, lease, session, request.Checksum, ChangeOrigin.Of(request.Caller, request.Protocol), hold, transfer, cancellationToken);
             _writers[session.Id] = write;
             return write;
         }
@@ -201,9 +202,10 @@ public sealed partial class UploadSessions
 
     /// <summary>
     /// Cancels a session: its record and bytes are removed. A writer of this process still appending
-    /// to it is stopped first; one elsewhere makes the cancel fail as busy.
+    /// to it is stopped first; one elsewhere makes the cancel fail as busy. <paramref name="protocol"/>
+    /// is what its event reports.
     /// </summary>
-    public async ValueTask CancelAsync(string id, Caller caller, CancellationToken cancellationToken)
+    public async ValueTask CancelAsync(string id, Caller caller, TransferProtocol protocol, CancellationToken cancellationToken)
     {
         var session = await FindAsync(id, caller, SessionUse.Cancel, cancellationToken);
         var lease = await Store.TryAcquireAsync(id, cancellationToken);
@@ -235,6 +237,7 @@ public sealed partial class UploadSessions
 
         await ReleaseHoldAsync(session);
         LogCancelled(_logger, id, caller.Id);
+        await RaiseAsync(session, FileEventTypes.UploadCancelled, ChangeOrigin.Of(caller, protocol));
     }
 
     /// <summary>Removes every expired session that no writer holds, with its bytes; returns how many.</summary>
@@ -282,6 +285,7 @@ public sealed partial class UploadSessions
                     await lease.DeleteAsync(cancellationToken);
                     await ReleaseHoldAsync(session);
                     LogExpired(_logger, session.Id, session.Name, session.Offset);
+                    await RaiseAsync(lease.Session, FileEventTypes.UploadExpired, new ChangeOrigin(session.Owner, Protocol: null));
                     removed++;
                 }
                 else if (!lease.Session.IsComplete)
@@ -310,6 +314,23 @@ public sealed partial class UploadSessions
     // A session that ends without storing its file gives its quota reservation back.
     internal ValueTask ReleaseHoldAsync(UploadSession session) =>
         session.IsComplete ? ValueTask.CompletedTask : Files.ResumeHold(QuotaId(session.Id), session.Name, 0, QuotaLifetime)?.ReleaseAsync() ?? ValueTask.CompletedTask;
+
+    // A session's event, in order with the changes of its name (upload.completed is raised with the file's, at the commit).
+    private async Task RaiseAsync(UploadSession session, string type, ChangeOrigin origin)
+    {
+        if (Files.Events is not { } events)
+        {
+            return;
+        }
+
+        Task raised;
+        using (await events.OrderAsync([session.Name], CancellationToken.None))
+        {
+            raised = events.RaiseAsync(FileEvent.Draft(type, session.Name, origin) with { Size = session.Length, UploadId = session.Id });
+        }
+
+        await raised;
+    }
 
     private async ValueTask<UploadSession> FindAsync(string id, Caller caller, SessionUse use, CancellationToken cancellationToken)
     {
@@ -372,6 +393,9 @@ public sealed partial class UploadSessions
 /// <param name="Offset">Where the client says its bytes start; must be the durable offset.</param>
 public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
 {
+    /// <summary>The protocol that carries it, as the events of the upload report it.</summary>
+    public TransferProtocol Protocol { get; init; }
+
     /// <summary>The whole file's length, when this request declares it (null: the request says nothing).</summary>
     public long? Length { get; init; }
 

@@ -41,6 +41,9 @@ public sealed class Upload : IAsyncDisposable, IBlockSink
 
     internal IStagedObject Staged { get; }
 
+    /// <summary>Who uploads, over which protocol: for its event and the hooks.</summary>
+    internal ChangeOrigin Origin { get; init; }
+
     /// <summary>Its reservation in the quotas over its name, or null when none applies.</summary>
     internal QuotaHold? Hold { get; }
 

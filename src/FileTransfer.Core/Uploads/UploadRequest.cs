@@ -18,6 +18,9 @@ public sealed record UploadRequest(string Name)
 
     /// <summary>The protocol request the bytes arrive on: the upload is counted as its transfer. Null: not counted.</summary>
     public TransferOrigin? Origin { get; init; }
+
+    /// <summary>The protocol that carries it, as events and hooks report it (never decided on).</summary>
+    public TransferProtocol Protocol { get; init; }
 }
 
 /// <summary>A committed upload: the stored version, its SHA-256, and whether it replaced a file.</summary>

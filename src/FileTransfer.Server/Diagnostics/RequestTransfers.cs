@@ -11,12 +11,12 @@ namespace FileTransfer.Server.Diagnostics;
 /// protocol's status, one metrics update and one log line. The adapter names the protocol; nothing
 /// here looks at a path or a message type.
 /// </summary>
-internal sealed class RequestTransfers(HttpContext context, string protocol, ILogger logger) : TransferOrigin
+internal sealed class RequestTransfers(HttpContext context, TransferProtocol protocol, ILogger logger) : TransferOrigin
 {
     private TransferMetrics.Transfer? _first;
     private List<TransferMetrics.Transfer>? _more;
 
-    public override string Protocol => protocol;
+    public override string Protocol { get; } = protocol.Code();
 
     public override void Started(TransferMetrics.Transfer transfer)
     {
@@ -52,7 +52,7 @@ internal sealed class RequestTransfers(HttpContext context, string protocol, ILo
     {
         var reason = HttpErrors.ReasonOf(context);
         string outcome, status;
-        if (protocol == TransferProtocols.Grpc)
+        if (protocol == TransferProtocol.Grpc)
         {
             // A call's own status says whether it ended well; an abort is asked only of one that did not.
             var code = GrpcCallObserver.StatusOf(context);

@@ -30,6 +30,7 @@ internal sealed partial class FileGrpcService
             DeclaredLength = request.Length,
             ExpectedSha256 = ExpectedSha256(request.Sha256),
             Preconditions = PreconditionsOf(request.IfMatch, request.Overwrite),
+            Protocol = TransferProtocol.Grpc,
         };
         return Status(await sessions.CreateAsync(upload, Callers.Of(context.GetHttpContext()), metadata: null, context.CancellationToken));
     }
@@ -52,7 +53,7 @@ internal sealed partial class FileGrpcService
     [Operation(FileOperation.ManageUpload)]
     public override async Task<CancelUploadResponse> CancelUpload(CancelUploadRequest request, ServerCallContext context)
     {
-        await sessions.CancelAsync(request.UploadId, Callers.Of(context.GetHttpContext()), context.CancellationToken);
+        await sessions.CancelAsync(request.UploadId, Callers.Of(context.GetHttpContext()), TransferProtocol.Grpc, context.CancellationToken);
         return new CancelUploadResponse();
     }
 
@@ -70,7 +71,7 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("The first message carries upload_id and write_offset.");
         }
 
-        var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset) { Origin = Origin(context) };
+        var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset) { Origin = Origin(context), Protocol = TransferProtocol.Grpc };
         await using var write = await sessions.BeginWriteAsync(request, pace.Token);
 
         // Ended at once when another request cancels the upload, as a REST append is: with ABORTED

@@ -69,6 +69,7 @@ internal sealed partial class FileGrpcService
             DeclaredLength = metadata.Size > 0 ? metadata.Size : null,
             ExpectedSha256 = ExpectedSha256(metadata.Sha256),
             Preconditions = PreconditionsOf(metadata.IfMatch, metadata.Overwrite),
+            Protocol = TransferProtocol.Grpc,
         };
     }
 

@@ -19,6 +19,8 @@ namespace FileTransfer.Server.Grpc;
 internal sealed partial class FileGrpcService(
     FileOperations files,
     UploadSessions sessions,
+    FileEvents events,
+    IHostApplicationLifetime lifetime,
     Quotas quotas,
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
@@ -44,7 +46,7 @@ internal sealed partial class FileGrpcService(
     }
 
     /// <summary>The call as the origin of the transfers it asks the core for.</summary>
-    private TransferOrigin Origin(ServerCallContext context) => transfers.For(context.GetHttpContext(), TransferProtocols.Grpc);
+    private TransferOrigin Origin(ServerCallContext context) => transfers.For(context.GetHttpContext(), TransferProtocol.Grpc);
 
     [Operation(FileOperation.Read)]
     public override async Task<FileMetadata> GetFileInfo(GetFileInfoRequest request, ServerCallContext context)
@@ -66,7 +68,7 @@ internal sealed partial class FileGrpcService(
     [Operation(FileOperation.Delete)]
     public override async Task<DeleteFileResponse> DeleteFile(DeleteFileRequest request, ServerCallContext context)
     {
-        await files.DeleteAsync(Callers.Of(context.GetHttpContext()), request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
+        await files.DeleteAsync(Callers.Of(context.GetHttpContext()), TransferProtocol.Grpc, request.FileName, Preconditions.IfMatches(request.IfMatch), context.CancellationToken);
         return new DeleteFileResponse();
     }
 }

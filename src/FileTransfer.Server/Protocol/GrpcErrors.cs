@@ -37,6 +37,8 @@ internal static class GrpcErrors
         ErrorReason.UploadBusy => StatusCode.Aborted,
         ErrorReason.ChecksumMismatch => StatusCode.DataLoss,
         ErrorReason.UnsupportedProtocolVersion => StatusCode.InvalidArgument,
+        ErrorReason.UploadRejected => StatusCode.PermissionDenied,
+        ErrorReason.HookUnavailable => StatusCode.Unavailable,
         ErrorReason.TooManyUploads => StatusCode.ResourceExhausted,
         ErrorReason.UploadCancelled => StatusCode.Aborted,
 

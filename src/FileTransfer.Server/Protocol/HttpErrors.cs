@@ -50,6 +50,8 @@ internal static class HttpErrors
         ErrorReason.UploadCompleted => (StatusCodes.Status400BadRequest, "Upload completed"),
         ErrorReason.ChecksumMismatch => (ChecksumMismatchStatus, "Checksum mismatch"),
         ErrorReason.UnsupportedProtocolVersion => (StatusCodes.Status412PreconditionFailed, "Unsupported protocol version"),
+        ErrorReason.UploadRejected => (StatusCodes.Status403Forbidden, "Upload rejected"),
+        ErrorReason.HookUnavailable => (StatusCodes.Status503ServiceUnavailable, "Hook unavailable"),
         ErrorReason.TooManyUploads => (StatusCodes.Status429TooManyRequests, "Too many uploads"),
         ErrorReason.UploadCancelled => (StatusCodes.Status409Conflict, "Upload cancelled"),
 

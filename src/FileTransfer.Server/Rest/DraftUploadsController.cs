@@ -49,6 +49,7 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
             DeclaredLength = DraftProtocol.Length(request, 0, complete),
             ExpectedSha256 = SessionUploads.Sha256Of(HttpContext, ContentDigest.ReprDigestHeader),
             Preconditions = RestUploads.PreconditionsOf(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
         var checksum = ContentChecksum(HttpContext);
         var session = await SessionUploads.CreateAsync(HttpContext, sessions, upload, caller, metadata: null, checksum);
@@ -56,7 +57,7 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
         // Set before the content is read: a client that sees any answer (even an error) learns it.
         Response.Headers.Location = SessionUploads.Location(request, session.Id);
         DraftProtocol.WriteLimits(Response, session.MaxBytes, sessions.TimeLeft(session));
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Draft));
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Draft));
         return Answer(Response, outcome, version, StatusCodes.Status201Created);
     }
 
@@ -98,8 +99,9 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
         {
             Length = DraftProtocol.Length(request, offset, complete),
             Checksum = ContentChecksum(HttpContext),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Draft));
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Draft));
         return Answer(Response, outcome, version, StatusCodes.Status204NoContent);
     }
 
@@ -110,7 +112,7 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
     public async Task<IActionResult> Cancel(string uploadId)
     {
         ServedVersion(Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), HttpContext.RequestAborted);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Draft), HttpContext.RequestAborted);
         return NoContent();
     }
 

@@ -65,7 +65,7 @@ internal sealed class FileDownloads(FileOperations files, TransferOrigins transf
         var aborted = context.RequestAborted;
 
         // A GET is a transfer; a HEAD sends no bytes and is not one.
-        var origin = HttpMethods.IsGet(request.Method) ? transfers.For(context, TransferProtocols.Rest) : null;
+        var origin = HttpMethods.IsGet(request.Method) ? transfers.For(context, TransferProtocol.Rest) : null;
         var file = await files.OpenAsync(Callers.Of(context), path, Preconditions.None, origin, aborted);
         response.RegisterForDisposeAsync(file);
         DownloadHeaders.Apply(response.Headers, file.Version);

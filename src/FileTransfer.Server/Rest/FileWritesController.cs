@@ -49,7 +49,7 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
         // for it (UploadProtocolPolicy); this operation describes both in the OpenAPI document.
 
         var aborted = HttpContext.RequestAborted;
-        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers, transfers.For(HttpContext, TransferProtocols.Rest)), aborted);
+        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers, transfers.For(HttpContext, TransferProtocol.Rest)), aborted);
         RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
         await upload.CopyFromAsync(Request.Body, aborted);
         return RestUploads.Stored(Response, await files.CommitAsync(upload, aborted));
@@ -82,7 +82,7 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     public async Task<IActionResult> Delete(string path)
     {
-        await files.DeleteAsync(Callers.Of(HttpContext), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
+        await files.DeleteAsync(Callers.Of(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Rest), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
         return NoContent();
     }
 }

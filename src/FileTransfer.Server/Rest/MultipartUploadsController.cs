@@ -62,7 +62,7 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
         var aborted = HttpContext.RequestAborted;
 
         // Each file of the form is a transfer of its own, all ended with the request's answer.
-        var origin = transfers.For(HttpContext, TransferProtocols.Rest);
+        var origin = transfers.For(HttpContext, TransferProtocol.Rest);
         try
         {
             for (var section = await reader.ReadNextSectionAsync(aborted); section is not null; section = await reader.ReadNextSectionAsync(aborted))

@@ -26,8 +26,19 @@ internal static class RestUploads
             ExpectedSha256 = ExpectedSha256(request.HttpContext, digestHeaders),
             Preconditions = PreconditionsOf(request),
             Origin = origin,
+            Protocol = ProtocolOf(request, TransferProtocol.Rest),
         };
     }
+
+    /// <summary>The header the web page sends on its requests (<c>FileTransfer-Client: web</c>), so that events say <c>web</c>.</summary>
+    public const string ClientHeader = "FileTransfer-Client";
+
+    /// <summary>
+    /// What events and hooks report a request came over: <paramref name="wire"/> (rest, tus, draft), or
+    /// <c>web</c> for the web page's own requests. Reported only, never trusted for a decision.
+    /// </summary>
+    public static TransferProtocol ProtocolOf(HttpRequest request, TransferProtocol wire) =>
+        request.Headers[ClientHeader] is [{ } client] && client.Equals("web", StringComparison.OrdinalIgnoreCase) ? TransferProtocol.Web : wire;
 
     /// <summary>
     /// The SHA-256 that <c>Content-Digest</c> and <c>Repr-Digest</c> in <paramref name="headers"/>

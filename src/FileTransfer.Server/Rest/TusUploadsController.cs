@@ -84,6 +84,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
             DeclaredLength = length,
             ExpectedSha256 = WholeFileSha256(HttpContext, metadata),
             Preconditions = RestUploads.PreconditionsOf(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
         var checksum = TusProtocol.Checksum(request);
         var session = await SessionUploads.CreateAsync(HttpContext, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
@@ -91,7 +92,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
         {
-            var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Tus));
+            var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Tus));
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
             SessionUploads.WriteCompleted(response, session);
@@ -171,8 +172,9 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
         {
             Length = TusProtocol.Length(request),
             Checksum = TusProtocol.Checksum(request),
+            Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocols.Tus));
+        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Tus));
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
         TusProtocol.WriteExpiry(response, outcome.Session);
         SessionUploads.WriteCompleted(response, outcome.Session);
@@ -194,7 +196,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
     {
         TusProtocol.AnswerAsTus(Response);
         TusProtocol.CheckVersion(Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), HttpContext.RequestAborted);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Tus), HttpContext.RequestAborted);
         return NoContent();
     }
 

@@ -41,6 +41,8 @@ public sealed class TransferOutcomeTests
         [ErrorReason.QuotaExceeded] = TransferOutcome.Rejected,
         [ErrorReason.TooManyUploads] = TransferOutcome.Rejected,
         [ErrorReason.UploadCancelled] = TransferOutcome.Aborted,
+        [ErrorReason.UploadRejected] = TransferOutcome.Rejected,
+        [ErrorReason.HookUnavailable] = TransferOutcome.Failed,
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

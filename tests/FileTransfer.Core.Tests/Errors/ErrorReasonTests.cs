@@ -42,6 +42,8 @@ public sealed class ErrorReasonTests
         [ErrorReason.QuotaExceeded] = "QUOTA_EXCEEDED",
         [ErrorReason.TooManyUploads] = "TOO_MANY_UPLOADS",
         [ErrorReason.UploadCancelled] = "UPLOAD_CANCELLED",
+        [ErrorReason.UploadRejected] = "UPLOAD_REJECTED",
+        [ErrorReason.HookUnavailable] = "HOOK_UNAVAILABLE",
     };
 
     public static TheoryData<ErrorReason> Reasons => [.. Enum.GetValues<ErrorReason>()];

@@ -17,7 +17,7 @@ public sealed class OperationsTests
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "missing.bin", Token));
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.OpenAsync(TestCallers.Full, "missing.bin", Preconditions.None, Token));
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DescribeAsync(TestCallers.Full, "missing.bin", Token));
-        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DeleteAsync(TestCallers.Full, "missing.bin", Preconditions.None, Token));
+        await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.DeleteAsync(TestCallers.Full, TransferProtocol.Rest, "missing.bin", Preconditions.None, Token));
     }
 
     [Fact]
@@ -68,10 +68,10 @@ public sealed class OperationsTests
         var stale = _backend.Place("del.bin", [1]);
         var current = _backend.Place("del.bin", [2]);
 
-        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.DeleteAsync(TestCallers.Full, "del.bin", Preconditions.IfMatches(stale.ETag), Token));
+        await Refusals.AssertAsync(ErrorReason.EtagMismatch, async () => await files.DeleteAsync(TestCallers.Full, TransferProtocol.Rest, "del.bin", Preconditions.IfMatches(stale.ETag), Token));
         Assert.Equal(current.ETag, (await files.StatAsync(TestCallers.Full, "del.bin", Token)).ETag);
 
-        await files.DeleteAsync(TestCallers.Full, "del.bin", Preconditions.IfMatches(current.ETag), Token);
+        await files.DeleteAsync(TestCallers.Full, TransferProtocol.Rest, "del.bin", Preconditions.IfMatches(current.ETag), Token);
         await Refusals.AssertAsync(ErrorReason.FileNotFound, async () => await files.StatAsync(TestCallers.Full, "del.bin", Token));
     }
 

@@ -8,7 +8,10 @@ namespace FileTransfer.Core.Tests.Infrastructure;
 internal static class Operations
 {
     public static FileOperations Over(IStorageBackend backend, long maxFileSizeBytes = 100L * 1024 * 1024 * 1024, Quotas? quotas = null) =>
-        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), new TransferMetrics(new OwnMeters()), NullLogger<FileOperations>.Instance, quotas);
+        new(backend, new ExtensionContentTypes(), Options.Create(new StorageOptions { MaxFileSizeBytes = maxFileSizeBytes }), Metrics(), NullLogger<FileOperations>.Instance, quotas);
+
+    /// <summary>Transfer metrics on meters of their own (nothing listens in these tests).</summary>
+    public static TransferMetrics Metrics() => new(new OwnMeters());
 
     /// <summary>Begins an upload, appends <paramref name="bytes"/> in pieces of <paramref name="pieceSize"/>, commits and disposes it.</summary>
     public static async Task<UploadResult> UploadAsync(this FileOperations files, UploadRequest request, byte[] bytes, int pieceSize = 7919)

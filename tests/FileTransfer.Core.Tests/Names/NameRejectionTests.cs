@@ -101,7 +101,7 @@ public sealed class NameRejectionTests
         await AssertInvalidAsync(async () => await files.OpenAsync(TestCallers.Full, name!, Preconditions.None, token));
         await AssertInvalidAsync(async () => await files.DescribeAsync(TestCallers.Full, name!, token));
         await AssertInvalidAsync(async () => await files.BeginUploadAsync(TestCallers.Full, new UploadRequest(name!) { DeclaredLength = 1, Preconditions = new(MustNotExist: true) }, token));
-        await AssertInvalidAsync(async () => await files.DeleteAsync(TestCallers.Full, name!, Preconditions.None, token));
+        await AssertInvalidAsync(async () => await files.DeleteAsync(TestCallers.Full, TransferProtocol.Rest, name!, Preconditions.None, token));
 
         Assert.Equal(0, backend.Calls);
     }

@@ -80,7 +80,7 @@ public sealed class QuotaTests : IDisposable
         await files.UploadAsync(new UploadRequest("q/b.bin"), TestBytes.Random(10));
         var third = await Assert.ThrowsAsync<FileTransferException>(() => files.UploadAsync(new UploadRequest("q/c.bin"), TestBytes.Random(1)));
         Assert.Equal(ErrorReason.QuotaExceeded, third.Reason);
-        await files.DeleteAsync(TestCallers.Full, "q/a.bin", Preconditions.None, Token);
+        await files.DeleteAsync(TestCallers.Full, TransferProtocol.Rest, "q/a.bin", Preconditions.None, Token);
         Assert.Equal((10, 1L), await UsedAsync(quotas));
     }
 

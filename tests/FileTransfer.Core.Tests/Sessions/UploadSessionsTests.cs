@@ -94,7 +94,7 @@ public sealed class UploadSessionsTests : IDisposable
 
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, async () => await Core.GetAsync(session.Id, stranger, Token));
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, () => _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial, stranger));
-        await Refusals.AssertAsync(ErrorReason.PermissionDenied, async () => await Core.CancelAsync(session.Id, stranger, Token));
+        await Refusals.AssertAsync(ErrorReason.PermissionDenied, async () => await Core.CancelAsync(session.Id, stranger, TransferProtocol.Tus, Token));
 
         // Issue 28 defect 5: a delete-scope key may query and cancel anyone's session, and no more.
         var admin = Caller.ForKey("admin", Scopes.All);
@@ -102,7 +102,7 @@ public sealed class UploadSessionsTests : IDisposable
         await Refusals.AssertAsync(ErrorReason.PermissionDenied, () => _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Complete, admin));
         await _sessions.AppendAsync(Core, session.Id, 0, TestBytes.Random(5), UploadEnd.Partial);
         Assert.Equal(5, (await Core.GetAsync(session.Id, admin, Token)).Offset);
-        await Core.CancelAsync(session.Id, admin, Token);
+        await Core.CancelAsync(session.Id, admin, TransferProtocol.Tus, Token);
         await Refusals.AssertAsync(ErrorReason.UploadNotFound, async () => await Core.GetAsync(session.Id, Infrastructure.Sessions.Owner, Token));
     }
 
@@ -236,7 +236,7 @@ public sealed class UploadSessionsTests : IDisposable
         Assert.Equal((20L, false), (kept.Offset, kept.IsComplete));
 
         // The file that was in the way goes: the commit, asked for again with no bytes, stores every byte.
-        await _sessions.Files.DeleteAsync(Caller.ForKey("admin", Scopes.All), "raced.bin", Preconditions.None, Token);
+        await _sessions.Files.DeleteAsync(Caller.ForKey("admin", Scopes.All), TransferProtocol.Rest, "raced.bin", Preconditions.None, Token);
         await _sessions.AppendAsync(Core, session.Id, 20, ReadOnlyMemory<byte>.Empty, UploadEnd.Complete);
         Assert.Equal(bytes, _sessions.Read("raced.bin"));
     }
@@ -298,7 +298,7 @@ public sealed class UploadSessionsTests : IDisposable
             await Task.Delay(Timeout.Infinite, write.Stopped).ContinueWith(_ => { }, TaskScheduler.Default);
             await write.DisposeAsync();
         });
-        await Core.CancelAsync(session.Id, Infrastructure.Sessions.Owner, Token);
+        await Core.CancelAsync(session.Id, Infrastructure.Sessions.Owner, TransferProtocol.Tus, Token);
         await writer;
 
         await Refusals.AssertAsync(ErrorReason.UploadNotFound, async () => await Core.GetAsync(session.Id, Infrastructure.Sessions.Owner, Token));

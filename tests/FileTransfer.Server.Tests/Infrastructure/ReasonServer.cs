@@ -1,13 +1,6 @@
 using System.Reflection;
 using System.Runtime.ExceptionServices;
 using FileTransfer.Core;
-using FileTransfer.Server.Protocol;
-using Any = Google.Protobuf.WellKnownTypes.Any;
-using Google.Rpc;
-using Grpc.Core;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -17,24 +10,12 @@ namespace FileTransfer.Server.Tests.Infrastructure;
 /// The real server on Kestrel whose storage refuses every file under <see cref="Folder"/> with the
 /// reason the name spells (<c>reasons/FILE_NOT_FOUND</c>): a download of it over REST or gRPC is
 /// answered by the server's own error path (the core's exception, the REST problem, the gRPC
-/// interceptor), exactly as a real refusal is. Reasons announced by this round's issues that the
-/// core does not have yet (<see cref="Announced"/>) are answered with their announced status by a
-/// stand-in until the core gains them; from then on the real path answers them too.
+/// interceptor), exactly as a real refusal is. Every reason of this round's issues is in the core
+/// now, so none is answered by a stand-in.
 /// </summary>
 public sealed class ReasonServer : IDisposable
 {
     public const string Folder = "reasons/";
-
-    /// <summary>Reasons other issues of this round add to the server, with the REST and gRPC status they announce.</summary>
-    public static readonly IReadOnlyDictionary<string, (int Status, StatusCode Grpc)> Announced =
-        new Dictionary<string, (int, StatusCode)>
-        {
-            ["QUOTA_EXCEEDED"] = (507, StatusCode.ResourceExhausted),
-            ["TOO_MANY_UPLOADS"] = (429, StatusCode.ResourceExhausted),
-            ["UPLOAD_CANCELLED"] = (409, StatusCode.Aborted),
-            ["UPLOAD_REJECTED"] = (403, StatusCode.PermissionDenied),
-            ["HOOK_UNAVAILABLE"] = (503, StatusCode.Unavailable),
-        };
 
     private readonly KestrelFactory _server = new();
 
@@ -46,13 +27,11 @@ public sealed class ReasonServer : IDisposable
             services.Remove(real);
             services.AddSingleton(sp => RefusingBackend.Wrap(real.ImplementationFactory?.Invoke(sp) as IStorageBackend
                 ?? (IStorageBackend)(real.ImplementationInstance ?? ActivatorUtilities.CreateInstance(sp, real.ImplementationType!))));
-            services.AddSingleton<IStartupFilter, AnnouncedOverRest>();
         });
     }
 
-    /// <summary>Every reason: each of the core's <see cref="ErrorReason"/> and each <see cref="Announced"/> one it does not have yet.</summary>
-    public static IReadOnlyList<string> Reasons { get; } =
-        [.. Enum.GetValues<ErrorReason>().Select(r => r.Code()), .. Announced.Keys.Where(IsAnnouncedOnly)];
+    /// <summary>Every reason: each of the core's <see cref="ErrorReason"/>.</summary>
+    public static IReadOnlyList<string> Reasons { get; } = [.. Enum.GetValues<ErrorReason>().Select(r => r.Code())];
 
     /// <summary>Every reason paired with each of <paramref name="protocols"/> (however a test names them), for a theory.</summary>
     public static TheoryData<string, T> OnEach<T>(params T[] protocols)
@@ -76,26 +55,10 @@ public sealed class ReasonServer : IDisposable
 
     public void Dispose() => _server.Dispose();
 
-    private static bool IsAnnouncedOnly(string reason) => Enum.GetValues<ErrorReason>().All(r => r.Code() != reason);
-
     private static string? ReasonOf(string name) => name.StartsWith(Folder, StringComparison.Ordinal) ? name[Folder.Length..] : null;
 
-    private static Exception Refusal(string reason)
-    {
-        var known = Enum.GetValues<ErrorReason>().Where(r => r.Code() == reason).Select(r => (ErrorReason?)r).FirstOrDefault();
-        if (known is { } core)
-        {
-            return new FileTransferException(core, $"Refused with {reason} for the test.");
-        }
-
-        var status = new Google.Rpc.Status
-        {
-            Code = (int)Announced[reason].Grpc,
-            Message = $"Refused with {reason} for the test.",
-            Details = { Any.Pack(new ErrorInfo { Reason = reason, Domain = GrpcErrors.Domain }) },
-        };
-        return status.ToRpcException();
-    }
+    private static FileTransferException Refusal(string reason) =>
+        new(Enum.GetValues<ErrorReason>().Single(r => r.Code() == reason), $"Refused with {reason} for the test.");
 
     /// <summary>The real backend, except that opening or describing a file under <see cref="Folder"/> fails with its reason.</summary>
     public class RefusingBackend : DispatchProxy
@@ -129,30 +92,5 @@ public sealed class ReasonServer : IDisposable
                 throw;
             }
         }
-    }
-
-    // A reason the core does not have yet cannot be thrown through it: REST answers it the way the
-    // server's error table answers every reason (problem+json, status, the reason member).
-    private sealed class AnnouncedOverRest : IStartupFilter
-    {
-        public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
-        {
-            app.Use(async (context, nextStep) =>
-            {
-                var path = context.Request.Path.Value ?? string.Empty;
-                const string Prefix = "/api/files/" + Folder;
-                if (path.StartsWith(Prefix, StringComparison.Ordinal) && path[Prefix.Length..] is var reason && Announced.ContainsKey(reason) && IsAnnouncedOnly(reason))
-                {
-                    context.Response.StatusCode = Announced[reason].Status;
-                    await context.Response.WriteAsJsonAsync(
-                        new Dictionary<string, object> { ["status"] = Announced[reason].Status, ["title"] = reason, ["detail"] = $"Refused with {reason} for the test.", [HttpErrors.ReasonMember] = reason },
-                        (System.Text.Json.JsonSerializerOptions?)null, "application/problem+json", context.RequestAborted);
-                    return;
-                }
-
-                await nextStep(context);
-            });
-            next(app);
-        };
     }
 }

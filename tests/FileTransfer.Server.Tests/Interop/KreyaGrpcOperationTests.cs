@@ -27,7 +27,7 @@ public sealed class KreyaGrpcOperationTests
         Assert.Equal(
             FileService.Methods.Select(m => m.FullName).Order(StringComparer.Ordinal),
             named.Distinct().Order(StringComparer.Ordinal));
-        Assert.Equal(11, FileService.Methods.Count); // the six transfers, the four resumable-upload calls and GetUsage
+        Assert.Equal(12, FileService.Methods.Count); // the six transfers, the four resumable-upload calls, GetUsage and WatchEvents
     }
 
     [Theory]

@@ -37,6 +37,7 @@ public sealed partial class SwaggerUiLockTests
                 ["GET /metrics"] = false,
                 ["GET /openapi/v1.json"] = false,
                 ["POST /api/links"] = true,
+                ["GET /api/events"] = true,
                 ["GET /api/files"] = true,
                 ["POST /api/files"] = true,
                 ["GET /api/files/{path}"] = true,

@@ -1,4 +1,4 @@
-using FileTransfer.Storage.Local;
+using FileTransfer.Core;
 using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Server.Tests.Storage;

@@ -10,10 +10,14 @@ export const apiKey = {
   clear: () => sessionStorage.removeItem(keyName),
 };
 
-/** Headers that carry the key, when there is one. */
+/**
+ * Headers that carry the key, when there is one, and say the request is the page's
+ * (FileTransfer-Client: web, so that the server's events name the web page as the protocol).
+ */
 export function authHeaders(headers = {}) {
   const key = apiKey.get();
-  return key ? { ...headers, Authorization: `Bearer ${key}` } : { ...headers };
+  const page = { ...headers, 'FileTransfer-Client': 'web' };
+  return key ? { ...page, Authorization: `Bearer ${key}` } : page;
 }
 
 /** "a b/c#d.txt" -> "api/files/a%20b/c%23d.txt": each segment escaped, '/' kept as the separator. */

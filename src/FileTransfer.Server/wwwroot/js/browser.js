@@ -340,7 +340,7 @@ export async function handle(error, context, retry) {
   }
 }
 
-/** Reloads the view when a finished upload landed in the folder on screen. */
+/** Reloads the view when a file in the folder on screen changed (an upload finished here, or an event from the server). */
 export function uploaded(path) {
   if (path.startsWith(state.folder)) {
     scheduleReload();

@@ -5,6 +5,7 @@ import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from '
 import { askForKey } from './dialogs.js';
 import { byId } from './dom.js';
 import { loadGrants } from './grants.js';
+import { startLive } from './live.js';
 import { initNotices, notify } from './notices.js';
 import { initUploads } from './uploads.js';
 
@@ -37,7 +38,13 @@ byId('key-forget').addEventListener('click', () => {
   notify('API key forgotten.');
   byId('key-set').focus();
   loadGrants().then(() => load());
+  live();
 });
+
+// The listing follows the server's events for the folder on screen.
+const live = () => startLive(currentFolder(), uploaded);
+window.addEventListener('hashchange', live);
+document.addEventListener('keychange', live);
 
 initNotices();
 initBrowser();
@@ -46,3 +53,4 @@ renderKey();
 probeAnonymousRead();
 await loadGrants();
 load();
+live();

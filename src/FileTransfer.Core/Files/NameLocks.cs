@@ -1,14 +1,17 @@
-namespace FileTransfer.Storage.Local;
+namespace FileTransfer.Core;
 
 /// <summary>
-/// Serialises the check-then-rename of a commit per file name inside this process, so that
-/// If-None-Match / If-Match are evaluated against the version actually replaced. Striped: a
-/// fixed set of semaphores, so there is nothing to clean up per name.
+/// Serialises work on one name inside this process: the local disk's check-then-rename of a commit
+/// (so that If-None-Match / If-Match are evaluated against the version actually replaced), and the
+/// core's commit-then-raise of an event (so that the events of one file are in the order of its
+/// changes). Striped: a fixed set of semaphores, so there is nothing to clean up per name. Each user
+/// holds its own instance: two users sharing stripes could each hold one the other waits for.
 /// </summary>
-internal sealed class NameLocks
+public sealed class NameLocks
 {
     private readonly SemaphoreSlim[] _stripes = [.. Enumerable.Range(0, 64).Select(_ => new SemaphoreSlim(1, 1))];
 
+    /// <summary>Holds the lock of <paramref name="fullPath"/> until the result is disposed.</summary>
     public ValueTask<IDisposable> AcquireAsync(string fullPath, CancellationToken cancellationToken) =>
         AcquireAllAsync([fullPath], cancellationToken);
 

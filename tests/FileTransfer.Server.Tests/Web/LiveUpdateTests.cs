@@ -1,0 +1,37 @@
+using System.Net;
+using FileTransfer.Server.Tests.Events;
+using FileTransfer.Server.Tests.Infrastructure;
+using FileTransfer.Server.Tests.OpenApi;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using static Microsoft.Playwright.Assertions;
+
+namespace FileTransfer.Server.Tests.Web;
+
+/// <summary>The listing follows the server's events: files another client stores or deletes in the folder on screen appear and go without a reload.</summary>
+[Collection(BrowserCollection.Name)]
+public sealed class LiveUpdateTests(BrowserFixture browser)
+{
+    [FactWhenChromium]
+    public async Task Files_Another_Client_Stores_Or_Deletes_In_The_Folder_On_Screen_Appear_And_Go_Live()
+    {
+        using var server = new KestrelFactory();
+        var address = server.AddressOf(HttpProtocols.Http1);
+        server.Storage.WriteRandom("live/first.bin", 10);
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/");
+        await Expect(session.Row("first.bin")).ToBeVisibleAsync();
+        var listings = 0;
+        session.Page.Request += (_, request) => listings += request.Url.Contains("/api/files?", StringComparison.Ordinal) ? 1 : 0;
+
+        using var other = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        await other.PutAsync("live/arrived.bin", TestData.RandomBytes(2048));
+        await other.PutAsync("elsewhere/ignored.bin", [1]);
+        await Expect(session.Row("arrived.bin")).ToBeVisibleAsync();
+
+        (await other.DeleteAsync("api/files/live/first.bin", TestTimeout.Token)).EnsureSuccessStatusCode();
+        await Expect(session.Row("first.bin")).ToHaveCountAsync(0);
+        await Expect(session.Row("arrived.bin")).ToBeVisibleAsync();
+
+        Assert.InRange(listings, 2, 4); // one reload per change in the folder (the other folder's change none)
+        await session.AssertCleanAsync();
+    }
+}
