@@ -13,6 +13,7 @@ namespace FileTransfer.Server.Protocol;
 internal static class RetryAdvice
 {
     private static readonly TimeSpan Shortly = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan HookPause = TimeSpan.FromSeconds(5);
 
     /// <summary>The delay to announce for <paramref name="reason"/>: <paramref name="measured"/> where the refuser knows it, else the reason's own; null for a reason that is not transient.</summary>
     public static TimeSpan? For(ErrorReason reason, TimeSpan? measured = null) => reason switch
@@ -26,6 +27,10 @@ internal static class RetryAdvice
 
         // Another request is appending to the session; once it ends the client asks for the offset.
         ErrorReason.UploadBusy => measured ?? Shortly,
+
+        // The hook did not answer in time (it may be restarting): not at once, which would wait out
+        // its timeout again while it is still down.
+        ErrorReason.HookUnavailable => measured ?? HookPause,
         _ => null,
     };
 

@@ -33,7 +33,7 @@ internal sealed class ApiKeyStore
     {
         foreach (var key in options.Value.ApiKeys)
         {
-            Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)], key.Folders);
+            Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)], key.Folders, key.Name);
         }
 
         // Only here, only in Development: no other environment ever reads or writes the key file.
@@ -77,10 +77,10 @@ internal sealed class ApiKeyStore
         return match;
     }
 
-    private void Add(string key, string[] scopes, IReadOnlyList<string>? folders)
+    private void Add(string key, string[] scopes, IReadOnlyList<string>? folders, string? name = null)
     {
         var hash = SHA256.HashData(Encoding.UTF8.GetBytes(key)); // the key itself is never stored
-        var id = Convert.ToHexStringLower(hash)[..12];
+        var id = name ?? Convert.ToHexStringLower(hash)[..12];
         Claim[] claims =
         [
             new(ClaimTypes.Name, "key:" + id),

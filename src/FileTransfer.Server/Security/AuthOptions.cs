@@ -75,6 +75,11 @@ public sealed class AuthOptions
                 }
             }
 
+            if (key.Name is { } name && !ApiKeyOptions.IsValidName(name))
+            {
+                yield return $"Auth:ApiKeys:{i}:Name ('{name}') must be 1 to 64 letters, digits, '.', '_' or '-'.";
+            }
+
             if (BearerCredentials.IsJwtShaped(key.Key))
             {
                 yield return $"Auth:ApiKeys:{i}:Key is shaped like a JSON Web Token (eyJ... with three dot-separated parts); choose another key, so that keys and tokens are told apart.";
@@ -89,6 +94,12 @@ public sealed class AuthOptions
         if (ApiKeys.Select(k => k.Key).Distinct(StringComparer.Ordinal).Count() != ApiKeys.Count)
         {
             yield return "Auth:ApiKeys lists the same key twice.";
+        }
+
+        var named = ApiKeys.Where(k => k.Name is not null).Select(k => k.Name).ToList();
+        if (named.Distinct(StringComparer.Ordinal).Count() != named.Count)
+        {
+            yield return "Auth:ApiKeys names two keys alike: each Name must be unique (it is the caller's identity).";
         }
     }
 }
@@ -106,10 +117,21 @@ public sealed class ApiKeyOptions
     public List<string> Scopes { get; set; } = [];
 
     /// <summary>
+    /// The key's name (letters, digits, <c>.</c>, <c>_</c>, <c>-</c>; up to 64), by which the server knows
+    /// its caller: <c>key:NAME</c> in events, logs, upload-session ownership and <c>GET api/caller</c>.
+    /// Absent: <c>key:</c> and the first 12 hex digits of the key's SHA-256, which name it without showing it.
+    /// </summary>
+    public string? Name { get; set; }
+
+    /// <summary>
     /// Folders (<c>teams/a/</c>) the scopes apply to: the key reaches only names below one of them.
     /// Empty (the default): the whole tree.
     /// </summary>
     public List<string> Paths { get; set; } = [];
+
+    /// <summary>Whether <paramref name="name"/> may name a key: short, and safe in a log line, a URL and a JSON string.</summary>
+    internal static bool IsValidName(string name) =>
+        name.Length is > 0 and <= 64 && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-');
 
     /// <summary>The folders as grants, or null for the whole tree.</summary>
     internal IReadOnlyList<string>? Folders => Paths.Count == 0 ? null : [.. Paths.Select(path => Grants.Normalize(path)!)];

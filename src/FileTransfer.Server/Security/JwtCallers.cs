@@ -24,7 +24,9 @@ internal static class JwtCallers
     /// <summary>Clock skew allowed on <c>exp</c> and <c>nbf</c>: providers and servers keep time by NTP.</summary>
     public static readonly TimeSpan ClockSkew = TimeSpan.FromSeconds(30);
 
-    private const int KeyWaitSteps = 20;
+    // Up to 3 s: the provider's key document may take that long on a loaded host; a token whose kid
+    // the provider does not publish costs that wait once per RefreshInterval-spaced fetch, under the rate limit.
+    private const int KeyWaitSteps = 60;
     private static readonly TimeSpan KeyWaitStep = TimeSpan.FromMilliseconds(50);
 
     public static void Configure(JwtBearerOptions bearer, JwtOptions options)
@@ -70,6 +72,7 @@ internal static class JwtCallers
         for (var wait = 0; wait < KeyWaitSteps && !configuration.SigningKeys.Any(key => key.KeyId == kid); wait++)
         {
             await Task.Delay(KeyWaitStep, context.HttpContext.RequestAborted);
+            keys.RequestRefresh(); // a request the RefreshInterval held back is asked again
             configuration = await keys.GetConfigurationAsync(context.HttpContext.RequestAborted);
         }
         var parameters = context.Options.TokenValidationParameters.Clone();

@@ -29,7 +29,7 @@ public sealed class ProblemContractTests(ProblemContractTests.Server server) : I
 {
     private const string ReadOnlyKey = "read-only-key-for-problem-contract-0123";
 
-    private static readonly string[] Transient = ["RATE_LIMITED", "STORAGE_UNAVAILABLE", "UPLOAD_BUSY"];
+    private static readonly string[] Transient = ["RATE_LIMITED", "STORAGE_UNAVAILABLE", "UPLOAD_BUSY", "HOOK_UNAVAILABLE"];
 
     public static TheoryData<string, string, string?, string?, HttpStatusCode, string> Refusals() => new()
     {

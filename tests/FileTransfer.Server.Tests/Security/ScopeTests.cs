@@ -92,6 +92,7 @@ public sealed class ScopeTests(SecurityFactory factory) : IClassFixture<Security
     [InlineData("Auth:ApiKeys:0:Key", "short", "Auth:ApiKeys:0:Key must be at least 16 characters")]
     [InlineData("Auth:ApiKeys:0:Scopes:0", "admin", "Auth:ApiKeys:0:Scopes contains 'admin'")]
     [InlineData("Auth:ApiKeys:1:Key", FileTransferFactory.TestKey, "lists the same key twice")]
+    [InlineData("Auth:ApiKeys:0:Name", "has space", "Auth:ApiKeys:0:Name ('has space') must be")]
     [InlineData("Auth:SigningKey", "too-short", "SigningKey")]
     [InlineData("Auth:MaxLinkLifetime", "00:00:00", "MaxLinkLifetime")]
     public void Invalid_Auth_Settings_Stop_The_Server_At_Start(string key, string value, string message)
