@@ -38,6 +38,9 @@ internal sealed class BatchedConsoleLoggerProvider : ILoggerProvider, ISupportEx
 
     public void SetScopeProvider(IExternalScopeProvider scopeProvider) => _scopes = scopeProvider;
 
+    /// <summary>True when the configured formatter prints scopes.</summary>
+    public bool ShowsScopes => _formatters.IncludesScopes(_options.CurrentValue.FormatterName ?? ConsoleFormatterNames.Simple);
+
     /// <summary>Writes what is queued and stops the writer.</summary>
     public void Dispose() => _writer.Dispose();
 

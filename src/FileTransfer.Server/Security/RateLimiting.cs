@@ -13,25 +13,31 @@ namespace FileTransfer.Server.Security;
 /// </summary>
 internal static class RateLimiting
 {
-    public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options) =>
-        PartitionedRateLimiter.CreateChained(
-            PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
-                ? RateLimitPartition.GetConcurrencyLimiter(client, _ => new ConcurrencyLimiterOptions
-                {
-                    PermitLimit = options.ConcurrentTransfers,
-                    QueueLimit = 0,
-                })
-                : RateLimitPartition.GetNoLimiter("")),
-            PartitionedRateLimiter.Create<HttpContext, string>(context => PartitionOf(context, options) is { } client
-                ? RateLimitPartition.GetTokenBucketLimiter(client, _ => new TokenBucketRateLimiterOptions
-                {
-                    TokenLimit = options.Burst,
-                    TokensPerPeriod = options.PermitsPerSecond,
-                    ReplenishmentPeriod = TimeSpan.FromSeconds(1),
-                    QueueLimit = 0,
-                    AutoReplenishment = true,
-                })
-                : RateLimitPartition.GetNoLimiter("")));
+    public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options)
+    {
+        // The factories are built once: RateLimitPartition.GetConcurrencyLimiter and its kin wrap
+        // the options factory in a new closure and delegate on every call, that is on every request,
+        // although the limiter is created only for a client's first one.
+        Func<string, RateLimiter> concurrency = _ => new ConcurrencyLimiter(new ConcurrencyLimiterOptions
+        {
+            PermitLimit = options.ConcurrentTransfers,
+            QueueLimit = 0,
+        });
+        Func<string, RateLimiter> tokenBucket = _ => new TokenBucketRateLimiter(new TokenBucketRateLimiterOptions
+        {
+            TokenLimit = options.Burst,
+            TokensPerPeriod = options.PermitsPerSecond,
+            ReplenishmentPeriod = TimeSpan.FromSeconds(1),
+            QueueLimit = 0,
+            AutoReplenishment = true,
+        });
+        var unlimited = RateLimitPartition.GetNoLimiter("");
+        return PartitionedRateLimiter.CreateChained(
+            PartitionedRateLimiter.Create<HttpContext, string>(context =>
+                PartitionOf(context, options) is { } client ? RateLimitPartition.Get(client, concurrency) : unlimited),
+            PartitionedRateLimiter.Create<HttpContext, string>(context =>
+                PartitionOf(context, options) is { } client ? RateLimitPartition.Get(client, tokenBucket) : unlimited));
+    }
 
     /// <summary>429 problem (RFC 6585 4) with the limiter's own wait as Retry-After, in whole seconds.</summary>
     public static async ValueTask OnRejectedAsync(OnRejectedContext rejected, CancellationToken cancellationToken)

@@ -18,23 +18,34 @@ internal sealed class RedactingLoggerFactory : ILoggerFactory
 {
     private readonly ILoggerFactory _inner;
     private readonly RepeatedLogEvents _repeated;
+    private readonly Func<bool> _scopesShown;
 
-    public RedactingLoggerFactory(ILoggerFactory inner)
+    public RedactingLoggerFactory(ILoggerFactory inner, Func<bool>? scopesShown = null)
     {
         _inner = inner;
+        _scopesShown = scopesShown ?? (() => false);
         _repeated = new RepeatedLogEvents(new RedactingLogger(inner.CreateLogger(RepeatedLogEvents.SummaryCategory), showsDevelopmentKey: false));
     }
 
     /// <summary>Replaces the registered <see cref="ILoggerFactory"/>; providers added later (tests, operators) are covered too.</summary>
     public static void Register(IServiceCollection services) =>
-        services.Replace(ServiceDescriptor.Singleton<ILoggerFactory>(provider => new RedactingLoggerFactory(new LoggerFactory(
-            provider.GetServices<ILoggerProvider>(),
-            provider.GetRequiredService<IOptionsMonitor<LoggerFilterOptions>>(),
-            provider.GetService<IOptions<LoggerFactoryOptions>>(),
-            provider.GetService<IExternalScopeProvider>()))));
+        services.Replace(ServiceDescriptor.Singleton<ILoggerFactory>(provider =>
+        {
+            var providers = provider.GetServices<ILoggerProvider>().ToList();
+            var console = providers.OfType<BatchedConsoleLoggerProvider>().FirstOrDefault();
+            return new RedactingLoggerFactory(
+                new LoggerFactory(
+                    providers,
+                    provider.GetRequiredService<IOptionsMonitor<LoggerFilterOptions>>(),
+                    provider.GetService<IOptions<LoggerFactoryOptions>>(),
+                    provider.GetService<IExternalScopeProvider>()),
+                console is null ? null : () => console.ShowsScopes);
+        }));
 
     public ILogger CreateLogger(string categoryName) =>
-        new RedactingLogger(_repeated.Wrap(categoryName, _inner.CreateLogger(categoryName)), categoryName == DevelopmentKeyFile.LogCategory);
+        new RedactingLogger(
+            _repeated.Wrap(categoryName, HostingRequestLogger.Wrap(categoryName, _inner.CreateLogger(categoryName), _scopesShown)),
+            categoryName == DevelopmentKeyFile.LogCategory);
 
     public void AddProvider(ILoggerProvider provider) => _inner.AddProvider(provider);
 

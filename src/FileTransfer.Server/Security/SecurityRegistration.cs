@@ -40,6 +40,7 @@ internal static class SecurityRegistration
 
         services.AddSingleton<IAuthorizationHandler, ScopeAuthorizationHandler>();
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
+        SharedAuthorization.Register(services);
 
         services.AddRateLimiter(options =>
         {
