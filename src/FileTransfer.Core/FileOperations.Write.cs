@@ -12,7 +12,7 @@ public sealed partial class FileOperations
     public async ValueTask<Upload> BeginUploadAsync(Caller caller, UploadRequest request, CancellationToken cancellationToken)
     {
         // A transfer from the start: a refusal before the first byte counts as one too.
-        var transfer = Transfers.Start(request.Origin, TransferDirection.Upload, request.Name);
+        var transfer = Transfers.Start(request.TransferOrigin, TransferDirection.Upload, request.Name);
         (request, var name, var maxBytes) = await CheckUploadAsync(caller, request, cancellationToken);
         var hold = await ReserveAsync("upload:" + Guid.NewGuid().ToString("N"), name, request.DeclaredLength, UploadHoldLifetime, cancellationToken);
         try

@@ -153,7 +153,7 @@ public sealed partial class UploadSessions
     public async ValueTask<UploadSessionWrite> BeginWriteAsync(UploadWriteRequest request, CancellationToken cancellationToken)
     {
         // A transfer from the start (a refused append counts as one too), named once the session is known.
-        var transfer = Files.Transfers.Start(request.Origin, TransferDirection.Upload, "");
+        var transfer = Files.Transfers.Start(request.TransferOrigin, TransferDirection.Upload, "");
 
         // Ownership first, without the lease: a stranger learns nothing, not even that it is busy.
         var found = await FindAsync(request.Id, request.Caller, SessionUse.Write, cancellationToken);
@@ -403,5 +403,5 @@ public sealed record UploadWriteRequest(string Id, Caller Caller, long Offset)
     public RequestChecksum? Checksum { get; init; }
 
     /// <summary>The protocol request the bytes arrive on: the append is counted as its transfer. Null: not counted.</summary>
-    public TransferOrigin? Origin { get; init; }
+    public TransferOrigin? TransferOrigin { get; init; }
 }

@@ -17,9 +17,12 @@ public sealed record UploadRequest(string Name)
     public Preconditions Preconditions { get; init; } = Preconditions.None;
 
     /// <summary>The protocol request the bytes arrive on: the upload is counted as its transfer. Null: not counted.</summary>
-    public TransferOrigin? Origin { get; init; }
+    public TransferOrigin? TransferOrigin { get; init; }
 
-    /// <summary>The protocol that carries it, as events and hooks report it (never decided on).</summary>
+    /// <summary>
+    /// The protocol that carries it, as events and hooks report it (never decided on). It differs from
+    /// <see cref="TransferOrigin"/>'s metrics tag only for the web page, whose tus requests report <c>web</c>.
+    /// </summary>
     public TransferProtocol Protocol { get; init; }
 }
 

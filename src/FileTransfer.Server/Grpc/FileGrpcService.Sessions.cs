@@ -71,7 +71,7 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("The first message carries upload_id and write_offset.");
         }
 
-        var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset) { Origin = Origin(context), Protocol = TransferProtocol.Grpc };
+        var request = new UploadWriteRequest(uploadId, Callers.Of(context.GetHttpContext()), message.WriteOffset) { TransferOrigin = Origin(context), Protocol = TransferProtocol.Grpc };
         await using var write = await sessions.BeginWriteAsync(request, pace.Token);
 
         // Ended at once when another request cancels the upload, as a REST append is: with ABORTED

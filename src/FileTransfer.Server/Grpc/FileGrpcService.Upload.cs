@@ -31,7 +31,7 @@ internal sealed partial class FileGrpcService
             throw InvalidStream("The first message must be metadata (file_name, optional size and sha256, overwrite or if_match).");
         }
 
-        await using var upload = await files.BeginUploadAsync(Callers.Of(context.GetHttpContext()), Describe(requestStream.Current.Metadata) with { Origin = Origin(context) }, cancellationToken);
+        await using var upload = await files.BeginUploadAsync(Callers.Of(context.GetHttpContext()), Describe(requestStream.Current.Metadata) with { TransferOrigin = Origin(context) }, cancellationToken);
         while (await requestStream.MoveNext(cancellationToken))
         {
             var message = requestStream.Current;

@@ -25,7 +25,7 @@ internal static class RestUploads
             DeclaredLength = declaredLength,
             ExpectedSha256 = ExpectedSha256(request.HttpContext, digestHeaders),
             Preconditions = PreconditionsOf(request),
-            Origin = origin,
+            TransferOrigin = origin,
             Protocol = ProtocolOf(request, TransferProtocol.Rest),
         };
     }

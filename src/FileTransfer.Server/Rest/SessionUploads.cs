@@ -53,7 +53,7 @@ internal static class SessionUploads
     {
         var aborted = context.RequestAborted;
         RestUploads.AllowBodyOf(context, maxBodyBytes);
-        await using var write = await sessions.BeginWriteAsync(request with { Origin = origin }, aborted);
+        await using var write = await sessions.BeginWriteAsync(request with { TransferOrigin = origin }, aborted);
 
         // Cancelled by another request (DELETE): end this one now (the draft's Upload Cancellation).
         using var stop = write.Stopped.Register(context.Abort);
