@@ -60,8 +60,25 @@ public sealed class OutageServer : IAsyncLifetime
         return server;
     }
 
-    /// <summary>The transfer log's status field of the last line for <paramref name="name"/>.</summary>
-    public string? LoggedStatus(string name) =>
+    /// <summary>
+    /// The transfer log's status field of the last line for <paramref name="name"/>, once it reads
+    /// <paramref name="expected"/> or 5 s have passed: the line is written when the transfer has ended,
+    /// which may be just after the client got its answer.
+    /// </summary>
+    public async Task<string?> LoggedStatusAsync(string name, string expected)
+    {
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        var status = LoggedStatus(name);
+        while (status != expected && started.Elapsed < TimeSpan.FromSeconds(5))
+        {
+            await Task.Delay(20, TestTimeout.Token);
+            status = LoggedStatus(name);
+        }
+
+        return status;
+    }
+
+    private string? LoggedStatus(string name) =>
         Logs.Entries.LastOrDefault(e => e.EventId.Id == Core.TransferLog.CompletedEventId && Equals(e.Fields.GetValueOrDefault("Name"), name))?.Fields["Status"]?.ToString();
 
     /// <summary>Polls <paramref name="condition"/> every 50 ms until it holds; fails after <paramref name="limit"/>.</summary>

@@ -39,7 +39,7 @@ public sealed class UploadOutageTests(OutageServer fixture) : IClassFixture<Outa
         }
 
         await AssertRefusedByADeadGatewayAsync(client, new HttpRequestMessage(HttpMethod.Put, "/api/files/" + Name), TestData.RandomBytes(Size), Name);
-        Assert.Equal("503", fixture.LoggedStatus(Name));
+        Assert.Equal("503", await fixture.LoggedStatusAsync(Name, "503"));
 
         var stored = await client.GetByteArrayAsync("/api/files/" + Name, TestTimeout.Token);
         Assert.Equal(SHA256.HashData(previous), SHA256.HashData(stored));
@@ -66,7 +66,7 @@ public sealed class UploadOutageTests(OutageServer fixture) : IClassFixture<Outa
 
             Assert.Equal(StatusCode.Unavailable, error.StatusCode);
             Assert.Equal("STORAGE_UNAVAILABLE", GrpcAssert.Reason(error));
-            Assert.Equal("Unavailable", fixture.LoggedStatus(Name));
+            Assert.Equal("Unavailable", await fixture.LoggedStatusAsync(Name, "Unavailable"));
         }
         finally
         {
