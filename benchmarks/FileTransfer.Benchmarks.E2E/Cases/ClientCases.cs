@@ -40,6 +40,8 @@ internal sealed class ClientCases : IBenchmarkCase
         var libraries = new Dictionary<string, LibraryClient>();
         try
         {
+            // Issue 26's start-up goal: the native CLI's --version, a process of its own each run.
+            context.Plan(new CaseResult(Group, Targets.CliVersionRow, "ours", "–", CliClient.Label), ours, _ => async _ => new Transfer(0, await CliClient.VersionAsync()));
             context.Plan(new CaseResult(Group, download, "ours", RestHttp1, CurlToFile), ours, s => async verify =>
             {
                 var outcome = await CurlClient.DownloadAsync(context.Url(s, false, file), false, received);

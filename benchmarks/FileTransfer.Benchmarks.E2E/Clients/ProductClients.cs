@@ -78,6 +78,17 @@ internal static class CliClient
         return (stopwatch.Elapsed, result.StandardError + result.StandardOutput);
     }
 
+    /// <summary><c>filetransfer --version</c> of the native executable: the process's wall time, start-up and all.</summary>
+    public static async Task<TimeSpan> VersionAsync()
+    {
+        var program = await Native.Value;
+        var stopwatch = Stopwatch.StartNew();
+        var result = await ExternalTool.RunAsync(program, ["--version"], TimeSpan.FromMinutes(1));
+        stopwatch.Stop();
+        result.EnsureSuccess("filetransfer --version");
+        return stopwatch.Elapsed;
+    }
+
     // The native executable of this commit: scripts/publish-cli.sh publishes it unless it is newer than the sources.
     private static async Task<string> PublishAsync()
     {
