@@ -71,22 +71,21 @@ internal static class CliClient
         }
 
         var (program, prefix) = native ? (await Native.Value, Array.Empty<string>()) : ("dotnet", [Builds.CliDll()]);
-        var stopwatch = Stopwatch.StartNew();
-        var result = await ExternalTool.RunAsync(program, [.. prefix, .. arguments, .. globals], TimeSpan.FromMinutes(30));
-        stopwatch.Stop();
-        result.EnsureSuccess("filetransfer " + string.Join(' ', arguments));
-        return (stopwatch.Elapsed, result.StandardError + result.StandardOutput);
+        return await TimeAsync(program, [.. prefix, .. arguments, .. globals], "filetransfer " + string.Join(' ', arguments), TimeSpan.FromMinutes(30));
     }
 
     /// <summary><c>filetransfer --version</c> of the native executable: the process's wall time, start-up and all.</summary>
-    public static async Task<TimeSpan> VersionAsync()
+    public static async Task<TimeSpan> VersionAsync() =>
+        (await TimeAsync(await Native.Value, ["--version"], "filetransfer --version", TimeSpan.FromMinutes(1))).Duration;
+
+    // One CLI process, its wall time measured around it; fails unless it exits 0.
+    private static async Task<(TimeSpan Duration, string Output)> TimeAsync(string program, string[] arguments, string what, TimeSpan timeout)
     {
-        var program = await Native.Value;
         var stopwatch = Stopwatch.StartNew();
-        var result = await ExternalTool.RunAsync(program, ["--version"], TimeSpan.FromMinutes(1));
+        var result = await ExternalTool.RunAsync(program, arguments, timeout);
         stopwatch.Stop();
-        result.EnsureSuccess("filetransfer --version");
-        return stopwatch.Elapsed;
+        result.EnsureSuccess(what);
+        return (stopwatch.Elapsed, result.StandardError + result.StandardOutput);
     }
 
     // The native executable of this commit: scripts/publish-cli.sh publishes it unless it is newer than the sources.
