@@ -47,6 +47,34 @@ public sealed class TransferTests : IDisposable
         Assert.Equal(0, downloaded.Retries);
     }
 
+    // A download hands each received chunk's pooled array to its hashing thread, which returns it to
+    // the shared pool (Transfers/BackgroundHash). An array returned while still written or hashed, or
+    // returned twice, is rented again by another download at once: with several running in one process,
+    // one of them would store or hash bytes that are not its own.
+    [Theory]
+    [InlineData(FileTransferProtocol.Rest)]
+    [InlineData(FileTransferProtocol.Grpc)]
+    public async Task Concurrent_Downloads_In_One_Process_Each_Get_Their_Own_Bytes(FileTransferProtocol protocol)
+    {
+        const int Downloads = 6;
+        var sources = Enumerable.Range(0, Downloads).Select(i => _server.Storage.WriteRandom($"many/{i}.bin", (2 * 1024 * 1024) + (i * 4099))).ToArray();
+
+        using var client = Clients.For(_server, protocol);
+        var copies = await Task.WhenAll(Enumerable.Range(0, Downloads).Select(async i =>
+        {
+            var path = _local.PathOf($"many-{i}.bin");
+            var result = await client.DownloadToFileAsync($"many/{i}.bin", path, cancellationToken: TestTimeout.Token);
+            return (result, bytes: await File.ReadAllBytesAsync(path, TestTimeout.Token));
+        }));
+
+        for (var i = 0; i < Downloads; i++)
+        {
+            Assert.True(copies[i].result.Verified);
+            Assert.Equal(SHA256.HashData(sources[i]), copies[i].result.Sha256);
+            Assert.Equal(TempStorage.Sha256(sources[i]), TempStorage.Sha256(copies[i].bytes));
+        }
+    }
+
     [Theory]
     [InlineData(FileTransferProtocol.Rest)]
     [InlineData(FileTransferProtocol.Grpc)]

@@ -90,7 +90,7 @@ internal sealed class Download(
         }
 
         await destination.FlushAsync(cancellationToken);
-        var actual = await hashing.FinishAsync(cancellationToken);
+        var actual = await hashing.FinishAsync();
         if (_file.Size >= 0 && _offset != _file.Size)
         {
             throw new FileTransferException(FileTransferErrorKind.ConnectionLost, $"The download of '{name}' stopped after {_offset} of {_file.Size} bytes.");
@@ -158,7 +158,17 @@ internal sealed class Download(
             }
 
             var chunk = chunks.Current;
-            await destination.WriteAsync(chunk, stall.Token);
+            try
+            {
+                await destination.WriteAsync(chunk.Memory, stall.Token);
+            }
+            catch
+            {
+                chunk.Return();
+                throw;
+            }
+
+            // The hashing thread takes the chunk (and returns it), so its bytes are not copied again.
             await _hashing!.AppendAsync(chunk, stall.Token);
             _offset += chunk.Length;
             _backoff.Progressed();
@@ -186,7 +196,7 @@ internal sealed class Download(
 
         _offset = 0;
         _startedAt = 0;
-        await _hashing!.ResetAsync(cancellationToken);
+        await _hashing!.ResetAsync();
     }
 
     private async Task RetryOrThrowAsync(FileTransferException lost, CancellationToken cancellationToken)

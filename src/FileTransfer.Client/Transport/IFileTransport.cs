@@ -49,15 +49,15 @@ internal sealed record UploadRequest(string Name, long? Length, byte[]? Sha256, 
 internal sealed record UploadResponse(RemoteFileInfo File, bool? Created);
 
 /// <summary>The start of a download: the file's description and the bytes from <see cref="Offset"/> on.</summary>
-internal sealed class DownloadResponse(RemoteFileInfo file, long offset, IAsyncEnumerable<ReadOnlyMemory<byte>> body, IDisposable owner) : IDisposable
+internal sealed class DownloadResponse(RemoteFileInfo file, long offset, IAsyncEnumerable<PooledChunk> body, IDisposable owner) : IDisposable
 {
     public RemoteFileInfo File { get; } = file;
 
     /// <summary>Where <see cref="Body"/> starts: the requested offset, or 0 when the file changed since <c>ifRange</c>.</summary>
     public long Offset { get; } = offset;
 
-    /// <summary>The bytes, chunk by chunk; a chunk is valid until the next one is requested. Failures are <see cref="FileTransferException"/>.</summary>
-    public IAsyncEnumerable<ReadOnlyMemory<byte>> Body { get; } = body;
+    /// <summary>The bytes, chunk by chunk, each handed over to the caller, who returns it (<see cref="PooledChunk.Return"/>). Failures are <see cref="FileTransferException"/>.</summary>
+    public IAsyncEnumerable<PooledChunk> Body { get; } = body;
 
     public void Dispose() => owner.Dispose();
 }

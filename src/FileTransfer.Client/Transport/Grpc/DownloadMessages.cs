@@ -8,39 +8,32 @@ namespace FileTransfer.Client.Transport.Grpc;
 /// <summary>One DownloadFile response: the metadata, or a chunk's bytes in an array rented from <see cref="ArrayPool{T}.Shared"/>.</summary>
 internal sealed class DownloadMessage
 {
-    private byte[]? _rented;
+    private PooledChunk? _chunk;
 
-    private DownloadMessage(FileMetadata? metadata, byte[]? rented, int length)
+    private DownloadMessage(FileMetadata? metadata, PooledChunk? chunk)
     {
         Metadata = metadata;
-        _rented = rented;
-        Chunk = rented.AsMemory(0, length);
+        _chunk = chunk;
     }
 
     /// <summary>The metadata message's content; null for a chunk (or an empty message).</summary>
     public FileMetadata? Metadata { get; }
 
-    /// <summary>A chunk's bytes, valid until <see cref="Return"/>.</summary>
-    public ReadOnlyMemory<byte> Chunk { get; }
-
-    public bool IsChunk => _rented is not null;
-
     public static DownloadMessage Copy(ReadOnlySequence<byte> chunk)
     {
         var rented = ArrayPool<byte>.Shared.Rent((int)chunk.Length);
         chunk.CopyTo(rented);
-        return new DownloadMessage(null, rented, (int)chunk.Length);
+        return new DownloadMessage(null, new PooledChunk(rented, (int)chunk.Length));
     }
 
-    public static DownloadMessage Describe(FileMetadata? metadata) => new(metadata, null, 0);
+    public static DownloadMessage Describe(FileMetadata? metadata) => new(metadata, null);
 
-    /// <summary>Hands the chunk's array back to the pool; the chunk must not be used after.</summary>
-    public void Return()
+    /// <summary>A chunk message's bytes, handed over to the caller, who returns them; null for the metadata (or when taken already).</summary>
+    public PooledChunk? TakeChunk()
     {
-        if (Interlocked.Exchange(ref _rented, null) is { Length: > 0 } rented)
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
+        var chunk = _chunk;
+        _chunk = null;
+        return chunk;
     }
 }
 

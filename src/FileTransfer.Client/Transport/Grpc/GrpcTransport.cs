@@ -147,7 +147,7 @@ internal sealed partial class GrpcTransport(FileService.FileServiceClient client
             // The contract: exactly one metadata message first (size of the whole file, ETag, SHA-256).
             if (!await call.ResponseStream.MoveNext(cancellationToken) || call.ResponseStream.Current.Metadata is not { } metadata)
             {
-                call.ResponseStream.Current?.Return();
+                call.ResponseStream.Current?.TakeChunk()?.Return();
                 throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server did not start the download of '{name}' with the file's metadata.");
             }
 
@@ -160,45 +160,33 @@ internal sealed partial class GrpcTransport(FileService.FileServiceClient client
         }
     }
 
-    private async IAsyncEnumerable<ReadOnlyMemory<byte>> ReadChunksAsync(
+    private async IAsyncEnumerable<PooledChunk> ReadChunksAsync(
         AsyncServerStreamingCall<DownloadMessage> call, string name, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        DownloadMessage? previous = null;
-        try
+        while (true)
         {
-            while (true)
+            bool more;
+            try
             {
-                bool more;
-                try
-                {
-                    more = await call.ResponseStream.MoveNext(cancellationToken);
-                }
-                catch (RpcException e)
-                {
-                    throw await FailAsync(e, name, cancellationToken);
-                }
-
-                // The caller is done with the previous chunk once it asks for the next (IFileTransport's contract).
-                previous?.Return();
-                previous = null;
-                if (!more)
-                {
-                    yield break;
-                }
-
-                var message = call.ResponseStream.Current;
-                if (!message.IsChunk)
-                {
-                    throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server sent a second metadata message in the download of '{name}'.");
-                }
-
-                previous = message;
-                yield return message.Chunk;
+                more = await call.ResponseStream.MoveNext(cancellationToken);
             }
-        }
-        finally
-        {
-            previous?.Return();
+            catch (RpcException e)
+            {
+                throw await FailAsync(e, name, cancellationToken);
+            }
+
+            if (!more)
+            {
+                yield break;
+            }
+
+            // The message's pooled array goes to the caller (PooledChunk), who returns it.
+            if (call.ResponseStream.Current.TakeChunk() is not { } chunk)
+            {
+                throw new FileTransferException(FileTransferErrorKind.ServerError, $"The server sent a second metadata message in the download of '{name}'.");
+            }
+
+            yield return chunk;
         }
     }
 

@@ -218,14 +218,16 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
         }
     }
 
-    private static async IAsyncEnumerable<ReadOnlyMemory<byte>> ReadBodyAsync(HttpResponseMessage response, Uri url, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    private static async IAsyncEnumerable<PooledChunk> ReadBodyAsync(HttpResponseMessage response, Uri url, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        var buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(BufferSize);
+        // Each read gets an array of its own: the caller keeps the one yielded (PooledChunk).
+        byte[]? buffer = null;
         try
         {
             await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
             while (true)
             {
+                buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(BufferSize);
                 int read;
                 try
                 {
@@ -242,12 +244,17 @@ internal sealed partial class RestTransport(HttpClient http, Uri server, string?
                     yield break;
                 }
 
-                yield return buffer.AsMemory(0, read);
+                var chunk = new PooledChunk(buffer, read);
+                buffer = null;
+                yield return chunk;
             }
         }
         finally
         {
-            System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
+            if (buffer is not null)
+            {
+                System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
+            }
         }
     }
 
