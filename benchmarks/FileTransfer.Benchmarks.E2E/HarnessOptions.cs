@@ -32,6 +32,8 @@ internal sealed class HarnessOptions
           --server-env KEY=VALUE   extra environment for our server, repeatable (the report lists it as a deviation from shipped)
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable
           --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change)
+          --baseline-cli FILE      the clients case's CLI rows also with this filetransfer executable, round-robin ("filetransfer (CLI, before)":
+                                   the native CLI of the commit before a change, scripts/publish-cli.sh in a second clone)
           --out DIR                write report.md, runs.csv, peers/, logs/ and the charts there (default: print the report only)
           --work DIR               where test files and server roots go (default: a new folder under /tmp)
           --smoke                  tiny files, one run: proves every case completes with correct bytes (CI); not a result
@@ -56,6 +58,7 @@ internal sealed class HarnessOptions
     public Dictionary<string, string> ServerEnvironment { get; } = [];
     public Dictionary<string, string> BaselineEnvironment { get; } = [];
     public string? BaselineServer { get; private set; }
+    public string? BaselineCli { get; private set; }
     public string? SweepServer { get; private set; }
     public string? OutDirectory { get; private set; }
     public string? WorkDirectory { get; private set; }
@@ -92,6 +95,7 @@ internal sealed class HarnessOptions
                 case "--server-env": AddPair(options.ServerEnvironment, Next()); break;
                 case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
                 case "--baseline-server": options.BaselineServer = Path.GetFullPath(Next()); break;
+                case "--baseline-cli": options.BaselineCli = Path.GetFullPath(Next()); break;
                 case "--sweep-server": options.SweepServer = Path.GetFullPath(Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;
                 case "--work": options.WorkDirectory = Path.GetFullPath(Next()); break;

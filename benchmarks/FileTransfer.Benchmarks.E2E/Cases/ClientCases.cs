@@ -37,6 +37,11 @@ internal sealed class ClientCases : IBenchmarkCase
         var upload = $"upload {BenchContext.Size(file.Size)}";
         var uploadName = $"{BenchContext.Folder}/{Uploaded}";
         (string Protocol, bool Grpc, bool Http2)[] protocols = [(RestHttp1, false, false), (RestHttp2, false, true), (GrpcCases.Grpc, true, false)];
+
+        // This commit's native CLI, and with --baseline-cli the build before a change beside it (round-robin).
+        (string Label, string? Executable)[] clis = context.Options.BaselineCli is { } before
+            ? [(CliClient.Label, null), (CliClient.BeforeLabel, before)]
+            : [(CliClient.Label, null)];
         var libraries = new Dictionary<string, LibraryClient>();
         try
         {
@@ -59,14 +64,17 @@ internal sealed class ClientCases : IBenchmarkCase
             foreach (var (protocol, grpc, http2) in protocols)
             {
                 var server = grpc || http2 ? ours.Http2 : ours.Http1;
-                context.Plan(new CaseResult(Group, download, "ours", protocol, CliClient.Label), ours, _ => async verify =>
+                foreach (var (label, executable) in clis)
                 {
-                    string[] quiet = verify ? [] : ["--quiet"];
-                    var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet]);
-                    Measurer.Expect(!verify || output.Contains(" verified)", StringComparison.Ordinal), $"the CLI did not say the download was verified: {output}");
-                    await CheckAndDeleteAsync(received, file, verify);
-                    return new Transfer(file.Size, duration);
-                });
+                    context.Plan(new CaseResult(Group, download, "ours", protocol, label), ours, _ => async verify =>
+                    {
+                        string[] quiet = verify ? [] : ["--quiet"];
+                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet], executable: executable);
+                        Measurer.Expect(!verify || output.Contains(" verified)", StringComparison.Ordinal), $"the CLI did not say the download was verified: {output}");
+                        await CheckAndDeleteAsync(received, file, verify);
+                        return new Transfer(file.Size, duration);
+                    });
+                }
 
                 if (!grpc && !http2)
                 {
@@ -104,14 +112,17 @@ internal sealed class ClientCases : IBenchmarkCase
             foreach (var (protocol, grpc, http2) in protocols.Where(p => !p.Http2))
             {
                 var server = grpc ? ours.Http2 : ours.Http1;
-                context.Plan(new CaseResult(Group, upload, "ours", protocol, CliClient.Label), ours, s => async verify =>
+                foreach (var (label, executable) in clis)
                 {
-                    string[] quiet = verify ? [] : ["--quiet"];
-                    var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["upload", file.Path, uploadName, .. quiet]);
-                    Measurer.Expect(!verify || output.Contains(file.Sha256, StringComparison.Ordinal), $"the CLI did not report the file's SHA-256: {output}");
-                    await CheckStoredAsync(s, uploadName, file, verify);
-                    return new Transfer(file.Size, duration);
-                });
+                    context.Plan(new CaseResult(Group, upload, "ours", protocol, label), ours, s => async verify =>
+                    {
+                        string[] quiet = verify ? [] : ["--quiet"];
+                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["upload", file.Path, uploadName, .. quiet], executable: executable);
+                        Measurer.Expect(!verify || output.Contains(file.Sha256, StringComparison.Ordinal), $"the CLI did not report the file's SHA-256: {output}");
+                        await CheckStoredAsync(s, uploadName, file, verify);
+                        return new Transfer(file.Size, duration);
+                    });
+                }
 
                 var library = libraries[protocol];
                 context.Plan(new CaseResult(Group, upload, "ours", protocol, LibraryClient.Label), ours, s => async verify =>

@@ -58,11 +58,15 @@ internal static class CliClient
 {
     public const string Label = "filetransfer (CLI)";
     public const string ToolLabel = "filetransfer (CLI as dotnet tool)";
+    public const string BeforeLabel = "filetransfer (CLI, before)";
 
     private static readonly Lazy<Task<string>> Native = new(PublishAsync);
 
-    /// <summary>Runs the CLI with <paramref name="arguments"/> after the global options for <paramref name="server"/>; returns its wall time and stderr.</summary>
-    public static async Task<(TimeSpan Duration, string Output)> RunAsync(Uri server, bool grpc, bool http2, IEnumerable<string> arguments, bool native = true)
+    /// <summary>
+    /// Runs the CLI with <paramref name="arguments"/> after the global options for <paramref name="server"/>; returns its wall time and stderr.
+    /// <paramref name="executable"/>: another native build (<c>--baseline-cli</c>) instead of this commit's.
+    /// </summary>
+    public static async Task<(TimeSpan Duration, string Output)> RunAsync(Uri server, bool grpc, bool http2, IEnumerable<string> arguments, bool native = true, string? executable = null)
     {
         string[] globals = ["--server", server.ToString(), "--protocol", grpc ? "grpc" : "rest", "--api-key", OurServer.ApiKey];
         if (!grpc)
@@ -70,7 +74,8 @@ internal static class CliClient
             globals = [.. globals, "--http", http2 ? "2" : "1.1"];
         }
 
-        var (program, prefix) = native ? (await Native.Value, Array.Empty<string>()) : ("dotnet", [Builds.CliDll()]);
+        var (program, prefix) = executable is not null ? (executable, Array.Empty<string>())
+            : native ? (await Native.Value, Array.Empty<string>()) : ("dotnet", [Builds.CliDll()]);
         return await TimeAsync(program, [.. prefix, .. arguments, .. globals], "filetransfer " + string.Join(' ', arguments), TimeSpan.FromMinutes(30));
     }
 
