@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -26,7 +25,11 @@ public sealed partial class FileEvents : IAsyncDisposable
     {
         Options = options.Value;
         _time = time;
-        Instance = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
+        // Not a secret, only unlikely to repeat: the system's entropy through Random.Shared's seed, so
+        // that starting does not load OpenSSL (about 4 MB resident) for four bytes (docs/performance-notes.md).
+        Span<byte> instance = stackalloc byte[4];
+        Random.Shared.NextBytes(instance);
+        Instance = Convert.ToHexStringLower(instance);
         Store = store;
         Logger = logger;
         Feed = new EventFeed(this);

@@ -27,27 +27,37 @@ internal sealed class ApiKeyStore
     // Keys up to this many UTF-8 bytes are hashed from the stack; longer ones (rare) from the heap.
     private const int StackKeyBytes = 512;
 
-    private readonly List<ApiKeyEntry> _keys = [];
+    // Hashed on the first lookup, not at start: hashing loads OpenSSL (about 4 MB resident), which a
+    // server that has not yet seen a key need not hold (docs/performance-notes.md, the idle floor).
+    private readonly Lazy<List<ApiKeyEntry>> _keys;
 
     public ApiKeyStore(IOptions<AuthOptions> options, IHostEnvironment environment, IStorageBackend storage)
     {
-        foreach (var key in options.Value.ApiKeys)
-        {
-            Add(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)], key.Folders, key.Name);
-        }
+        var configured = options.Value.ApiKeys;
 
         // Only here, only in Development: no other environment ever reads or writes the key file.
-        if (_keys.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
+        if (configured.Count == 0 && options.Value.GenerateDevelopmentKey && environment.IsDevelopment())
         {
             DevelopmentKey = DevelopmentKeyFile.LoadOrCreate(options.Value.DevelopmentKeyFolder ?? DevelopmentKeyFile.DefaultFolder(), storage);
-            Add(DevelopmentKey.Key, [.. Scopes.All], folders: null);
         }
+
+        Count = configured.Count + (DevelopmentKey is null ? 0 : 1);
+        _keys = new(() =>
+        {
+            List<ApiKeyEntry> keys = [.. configured.Select(key => Entry(key.Key, [.. key.Scopes.Distinct(StringComparer.Ordinal)], key.Folders, key.Name))];
+            if (DevelopmentKey is { } development)
+            {
+                keys.Add(Entry(development.Key, [.. Scopes.All], folders: null));
+            }
+
+            return keys;
+        });
     }
 
     /// <summary>The development key and where it is stored, or null when keys are configured or not in Development.</summary>
     public DevelopmentKey? DevelopmentKey { get; }
 
-    public int Count => _keys.Count;
+    public int Count { get; }
 
     /// <summary>
     /// The successful authentication <paramref name="presented"/> stands for (the same instance for
@@ -66,7 +76,7 @@ internal sealed class ApiKeyStore
 
         // Every entry is compared, whatever matched before: the time taken does not depend on
         // which key (if any) matched, and comparing fixed-length hashes hides the key length.
-        foreach (var entry in _keys)
+        foreach (var entry in _keys.Value)
         {
             if (CryptographicOperations.FixedTimeEquals(hash, entry.Hash))
             {
@@ -77,7 +87,7 @@ internal sealed class ApiKeyStore
         return match;
     }
 
-    private void Add(string key, string[] scopes, IReadOnlyList<string>? folders, string? name = null)
+    private static ApiKeyEntry Entry(string key, string[] scopes, IReadOnlyList<string>? folders, string? name = null)
     {
         var hash = SHA256.HashData(Encoding.UTF8.GetBytes(key)); // the key itself is never stored
         var id = name ?? Convert.ToHexStringLower(hash)[..12];
@@ -90,6 +100,6 @@ internal sealed class ApiKeyStore
         var caller = Caller.ForKey(id, scopes, folders);
         var principal = new ReadOnlyClaimsPrincipal(new ReadOnlyClaimsIdentity(claims, AuthenticationType, ClaimTypes.Name, ClaimTypes.Role), caller);
         var ticket = new AuthenticationTicket(principal, FileTransferAuthenticationHandler.SchemeName);
-        _keys.Add(new ApiKeyEntry(hash, principal, AuthenticateResult.Success(ticket)));
+        return new ApiKeyEntry(hash, principal, AuthenticateResult.Success(ticket));
     }
 }

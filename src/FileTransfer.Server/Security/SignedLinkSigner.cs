@@ -17,7 +17,9 @@ internal sealed class SignedLinkSigner
 {
     private const string Label = "filetransfer-link-v1.";
 
-    private readonly byte[] _key;
+    // Made on first use: the random key (and with it OpenSSL, about 4 MB resident) is not loaded
+    // by a server that never signs or checks a link (docs/performance-notes.md, the idle floor).
+    private readonly Lazy<byte[]> _key;
     private readonly TimeProvider _time;
 
     public SignedLinkSigner(IOptions<AuthOptions> options, TimeProvider time)
@@ -25,7 +27,7 @@ internal sealed class SignedLinkSigner
         _time = time;
         var configured = options.Value.SigningKey;
         IsKeyGenerated = string.IsNullOrEmpty(configured);
-        _key = IsKeyGenerated ? RandomNumberGenerator.GetBytes(32) : Encoding.UTF8.GetBytes(configured!);
+        _key = IsKeyGenerated ? new(() => RandomNumberGenerator.GetBytes(32)) : new(Encoding.UTF8.GetBytes(configured!));
     }
 
     /// <summary>True when no <c>Auth:SigningKey</c> is set: links die with this process.</summary>
@@ -76,7 +78,7 @@ internal sealed class SignedLinkSigner
         return true;
     }
 
-    private byte[] Mac(string payload) => HMACSHA256.HashData(_key, Encoding.ASCII.GetBytes(Label + payload));
+    private byte[] Mac(string payload) => HMACSHA256.HashData(_key.Value, Encoding.ASCII.GetBytes(Label + payload));
 
     private static SignedLink? Parse(string payload)
     {
