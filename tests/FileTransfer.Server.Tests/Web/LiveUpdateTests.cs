@@ -17,8 +17,25 @@ public sealed class LiveUpdateTests(BrowserFixture browser)
         using var server = new KestrelFactory();
         var address = server.AddressOf(HttpProtocols.Http1);
         server.Storage.WriteRandom("live/first.bin", 10);
-        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/");
+
+        // The page lists the folder and opens its event stream at the same time; the server answers the
+        // stream once it is subscribed. A change made before that has no event on the stream (on a busy
+        // machine the listing can be on screen well before), so the other client waits for it.
+        var streamOpen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/",
+            beforeNavigation: context =>
+            {
+                context.Response += (_, response) =>
+                {
+                    if (response.Url.Contains("/api/events?", StringComparison.Ordinal) && response.Ok)
+                    {
+                        streamOpen.TrySetResult();
+                    }
+                };
+                return Task.CompletedTask;
+            });
         await Expect(session.Row("first.bin")).ToBeVisibleAsync();
+        await streamOpen.Task.WaitAsync(TestTimeout.Token);
         var listings = 0;
         session.Page.Request += (_, request) => listings += request.Url.Contains("/api/files?", StringComparison.Ordinal) ? 1 : 0;
 

@@ -37,8 +37,12 @@ public sealed class PageSession : IAsyncDisposable
 
     public List<string> Errors { get; } = [];
 
-    /// <summary>A new context and page; <paramref name="apiKey"/>, when given, is in sessionStorage before the page loads (as if typed in earlier).</summary>
-    public static async Task<PageSession> OpenAsync(IBrowser browser, Uri address, string? apiKey = null, ViewportSize? viewport = null, string query = "")
+    /// <summary>
+    /// A new context and page; <paramref name="apiKey"/>, when given, is in sessionStorage before the page loads (as if typed in earlier).
+    /// <paramref name="beforeNavigation"/>, when given, runs on the new context before the page loads (e.g. routes that hold requests back).
+    /// </summary>
+    public static async Task<PageSession> OpenAsync(
+        IBrowser browser, Uri address, string? apiKey = null, ViewportSize? viewport = null, string query = "", Func<IBrowserContext, Task>? beforeNavigation = null)
     {
         var context = await browser.NewContextAsync(new()
         {
@@ -52,6 +56,11 @@ public sealed class PageSession : IAsyncDisposable
         if (apiKey is not null)
         {
             await context.AddInitScriptAsync($"sessionStorage.setItem('filetransfer.apiKey', {System.Text.Json.JsonSerializer.Serialize(apiKey)});");
+        }
+
+        if (beforeNavigation is not null)
+        {
+            await beforeNavigation(context);
         }
 
         var page = await context.NewPageAsync();
