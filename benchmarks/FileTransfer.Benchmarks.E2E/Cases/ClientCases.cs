@@ -39,9 +39,7 @@ internal sealed class ClientCases : IBenchmarkCase
         (string Protocol, bool Grpc, bool Http2)[] protocols = [(RestHttp1, false, false), (RestHttp2, false, true), (GrpcCases.Grpc, true, false)];
 
         // This commit's native CLI, and with --baseline-cli the build before a change beside it (round-robin).
-        (string Label, string? Executable)[] clis = context.Options.BaselineCli is { } before
-            ? [(CliClient.Label, null), (CliClient.BeforeLabel, before)]
-            : [(CliClient.Label, null)];
+        CliBuild[] clis = context.Options.BaselineCli is { } before ? [CliBuild.This, CliBuild.Before(before)] : [CliBuild.This];
         var libraries = new Dictionary<string, LibraryClient>();
         try
         {
@@ -64,25 +62,14 @@ internal sealed class ClientCases : IBenchmarkCase
             foreach (var (protocol, grpc, http2) in protocols)
             {
                 var server = grpc || http2 ? ours.Http2 : ours.Http1;
-                foreach (var (label, executable) in clis)
+                // Over REST HTTP/1.1 also the same code as a dotnet tool (JIT): what the native build saves.
+                CliBuild[] downloaders = !grpc && !http2 ? [.. clis, CliBuild.Tool] : clis;
+                foreach (var cli in downloaders)
                 {
-                    context.Plan(new CaseResult(Group, download, "ours", protocol, label), ours, _ => async verify =>
+                    context.Plan(new CaseResult(Group, download, "ours", protocol, cli.Label), ours, _ => async verify =>
                     {
                         string[] quiet = verify ? [] : ["--quiet"];
-                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet], executable: executable);
-                        Measurer.Expect(!verify || output.Contains(" verified)", StringComparison.Ordinal), $"the CLI did not say the download was verified: {output}");
-                        await CheckAndDeleteAsync(received, file, verify);
-                        return new Transfer(file.Size, duration);
-                    });
-                }
-
-                if (!grpc && !http2)
-                {
-                    // The same download with the CLI as a dotnet tool (JIT): what the native build saves.
-                    context.Plan(new CaseResult(Group, download, "ours", protocol, CliClient.ToolLabel), ours, _ => async verify =>
-                    {
-                        string[] quiet = verify ? [] : ["--quiet"];
-                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet], native: false);
+                        var (duration, output) = await CliClient.RunAsync(cli, server, grpc, http2, ["download", BenchContext.GrpcName(file), "--output", received, .. quiet]);
                         Measurer.Expect(!verify || output.Contains(" verified)", StringComparison.Ordinal), $"the CLI did not say the download was verified: {output}");
                         await CheckAndDeleteAsync(received, file, verify);
                         return new Transfer(file.Size, duration);
@@ -112,12 +99,12 @@ internal sealed class ClientCases : IBenchmarkCase
             foreach (var (protocol, grpc, http2) in protocols.Where(p => !p.Http2))
             {
                 var server = grpc ? ours.Http2 : ours.Http1;
-                foreach (var (label, executable) in clis)
+                foreach (var cli in clis)
                 {
-                    context.Plan(new CaseResult(Group, upload, "ours", protocol, label), ours, s => async verify =>
+                    context.Plan(new CaseResult(Group, upload, "ours", protocol, cli.Label), ours, s => async verify =>
                     {
                         string[] quiet = verify ? [] : ["--quiet"];
-                        var (duration, output) = await CliClient.RunAsync(server, grpc, http2, ["upload", file.Path, uploadName, .. quiet], executable: executable);
+                        var (duration, output) = await CliClient.RunAsync(cli, server, grpc, http2, ["upload", file.Path, uploadName, .. quiet]);
                         Measurer.Expect(!verify || output.Contains(file.Sha256, StringComparison.Ordinal), $"the CLI did not report the file's SHA-256: {output}");
                         await CheckStoredAsync(s, uploadName, file, verify);
                         return new Transfer(file.Size, duration);

@@ -62,11 +62,8 @@ internal static class CliClient
 
     private static readonly Lazy<Task<string>> Native = new(PublishAsync);
 
-    /// <summary>
-    /// Runs the CLI with <paramref name="arguments"/> after the global options for <paramref name="server"/>; returns its wall time and stderr.
-    /// <paramref name="executable"/>: another native build (<c>--baseline-cli</c>) instead of this commit's.
-    /// </summary>
-    public static async Task<(TimeSpan Duration, string Output)> RunAsync(Uri server, bool grpc, bool http2, IEnumerable<string> arguments, bool native = true, string? executable = null)
+    /// <summary>Runs <paramref name="build"/> with <paramref name="arguments"/> after the global options for <paramref name="server"/>; returns its wall time and stderr.</summary>
+    public static async Task<(TimeSpan Duration, string Output)> RunAsync(CliBuild build, Uri server, bool grpc, bool http2, IEnumerable<string> arguments)
     {
         string[] globals = ["--server", server.ToString(), "--protocol", grpc ? "grpc" : "rest", "--api-key", OurServer.ApiKey];
         if (!grpc)
@@ -74,8 +71,12 @@ internal static class CliClient
             globals = [.. globals, "--http", http2 ? "2" : "1.1"];
         }
 
-        var (program, prefix) = executable is not null ? (executable, Array.Empty<string>())
-            : native ? (await Native.Value, Array.Empty<string>()) : ("dotnet", [Builds.CliDll()]);
+        var (program, prefix) = build switch
+        {
+            { Executable: { } other } => (other, Array.Empty<string>()),
+            { DotnetTool: true } => ("dotnet", [Builds.CliDll()]),
+            _ => (await Native.Value, Array.Empty<string>()),
+        };
         return await TimeAsync(program, [.. prefix, .. arguments, .. globals], "filetransfer " + string.Join(' ', arguments), TimeSpan.FromMinutes(30));
     }
 
@@ -101,4 +102,17 @@ internal static class CliClient
         result.EnsureSuccess("scripts/publish-cli.sh (the CLI's Native AOT build; it needs clang and zlib1g-dev)");
         return Path.Combine(repository, "artifacts", "cli", "filetransfer");
     }
+}
+
+/// <summary>
+/// A build of the CLI a row runs: this commit's native executable (<see cref="This"/>), the same code as
+/// the dotnet tool (<see cref="Tool"/>, JIT), or another native build (<c>--baseline-cli</c>, <see cref="Before"/>).
+/// </summary>
+internal sealed record CliBuild(string Label, string? Executable = null, bool DotnetTool = false)
+{
+    public static CliBuild This { get; } = new(CliClient.Label);
+
+    public static CliBuild Tool { get; } = new(CliClient.ToolLabel, DotnetTool: true);
+
+    public static CliBuild Before(string executable) => new(CliClient.BeforeLabel, executable);
 }
