@@ -8,17 +8,21 @@ namespace FileTransfer.Storage.Local;
 /// A stored file opened once for reading and described through the open handle. Both download
 /// paths read through it. The handle stays on the version that was opened: a replace is a rename
 /// of a new file over the name and a delete unlinks it, and neither changes the bytes, the size or
-/// the time behind this handle.
+/// the time behind this handle. The handle is this file's own, or one the <see cref="OpenFileCache"/>
+/// shares between reads of the same version.
 /// </summary>
 internal sealed class LocalOpenedFile : IOpenedObject
 {
     private readonly SafeFileHandle _handle;
+    private readonly CachedHandle? _shared;
+    private int _disposed;
 
-    private LocalOpenedFile(SafeFileHandle handle, StoredObject version, string fullPath)
+    private LocalOpenedFile(SafeFileHandle handle, StoredObject version, string fullPath, CachedHandle? shared)
     {
         _handle = handle;
         Object = version;
         PhysicalPath = fullPath;
+        _shared = shared;
     }
 
     public StoredObject Object { get; }
@@ -31,25 +35,15 @@ internal sealed class LocalOpenedFile : IOpenedObject
     /// </summary>
     public static LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest)
     {
-        SafeFileHandle handle;
-        try
+        var handle = OpenHandle(fullPath);
+        if (handle is null)
         {
-            // Delete and ReadWrite sharing: an upload may rename over the name, or a delete remove it, while we read.
-            handle = File.OpenHandle(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.Asynchronous | FileOptions.SequentialScan);
-        }
-        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException
-                                   || (ex is UnauthorizedAccessException && Directory.Exists(fullPath)))
-        {
-            return null; // missing, or a folder (which the OS refuses to open as a file)
+            return null;
         }
 
         try
         {
-            var length = RandomAccess.GetLength(handle);
-            var lastWrite = File.GetLastWriteTimeUtc(handle);
-            var modified = new DateTimeOffset(lastWrite);
-            var version = new StoredObject(name, length, modified, LocalETags.For(length, modified), digest(name, length, lastWrite));
-            return new LocalOpenedFile(handle, version, fullPath);
+            return new LocalOpenedFile(handle, Describe(name, handle, digest, out _, out _), fullPath, shared: null);
         }
         catch
         {
@@ -57,6 +51,46 @@ internal sealed class LocalOpenedFile : IOpenedObject
             throw;
         }
     }
+
+    /// <summary>The version a cached handle holds, read through it; the caller has acquired <paramref name="shared"/> for this file.</summary>
+    public static LocalOpenedFile Shared(string name, string fullPath, CachedHandle shared, Func<string, long, DateTime, byte[]?> digest)
+    {
+        var modified = new DateTimeOffset(shared.LastWriteUtc);
+        var version = new StoredObject(name, shared.Length, modified, LocalETags.For(shared.Length, modified), digest(name, shared.Length, shared.LastWriteUtc));
+        return new LocalOpenedFile(shared.Handle, version, fullPath, shared);
+    }
+
+    /// <summary>A read handle on <paramref name="fullPath"/>; null when there is no such file (or it is a folder).</summary>
+    public static SafeFileHandle? OpenHandle(string fullPath)
+    {
+        try
+        {
+            // Delete and ReadWrite sharing: an upload may rename over the name, or a delete remove it, while we read.
+            return File.OpenHandle(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, FileOptions.Asynchronous | FileOptions.SequentialScan);
+        }
+        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException
+                                   || (ex is UnauthorizedAccessException && Directory.Exists(fullPath)))
+        {
+            return null; // missing, or a folder (which the OS refuses to open as a file)
+        }
+    }
+
+    /// <summary>The version behind <paramref name="handle"/>: size and time from the handle, the digest kept for them.</summary>
+    public static StoredObject Describe(string name, SafeFileHandle handle, Func<string, long, DateTime, byte[]?> digest, out long length, out DateTime lastWriteUtc)
+    {
+        length = RandomAccess.GetLength(handle);
+        lastWriteUtc = File.GetLastWriteTimeUtc(handle);
+        var modified = new DateTimeOffset(lastWriteUtc);
+        return new StoredObject(name, length, modified, LocalETags.For(length, modified), digest(name, length, lastWriteUtc));
+    }
+
+    /// <summary>A file read through a handle the cache has just opened and acquired for it.</summary>
+    public static LocalOpenedFile Shared(StoredObject version, string fullPath, CachedHandle shared) =>
+        new(shared.Handle, version, fullPath, shared);
+
+    /// <summary>A file that owns <paramref name="handle"/> (opened by the caller, closed with this file).</summary>
+    public static LocalOpenedFile Owning(StoredObject version, string fullPath, SafeFileHandle handle) =>
+        new(handle, version, fullPath, shared: null);
 
     public ValueTask<Stream> OpenReadAsync(long offset, long count, CancellationToken cancellationToken)
     {
@@ -68,7 +102,19 @@ internal sealed class LocalOpenedFile : IOpenedObject
 
     public ValueTask DisposeAsync()
     {
-        _handle.Dispose();
+        // Once: a cached handle counts this file's reference, which must be given back exactly once.
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            if (_shared is null)
+            {
+                _handle.Dispose();
+            }
+            else
+            {
+                _shared.Release();
+            }
+        }
+
         return ValueTask.CompletedTask;
     }
 

@@ -11,7 +11,7 @@ internal sealed partial class LocalStorageBackend
         ValueTask.FromResult(Describe(name, paths.Resolve(name)));
 
     public ValueTask<IOpenedObject?> OpenAsync(string name, CancellationToken cancellationToken) =>
-        ValueTask.FromResult<IOpenedObject?>(LocalOpenedFile.Open(name, paths.Resolve(name), digests.Find));
+        ValueTask.FromResult<IOpenedObject?>(openFiles.Open(name, paths.Resolve(name), digests.Find));
 
     /// <summary>One page of the visible files in name order: see <see cref="FileTreeWalk"/>.</summary>
     public ValueTask<ObjectPage> ListAsync(ListRequest request, CancellationToken cancellationToken) =>

@@ -105,6 +105,7 @@ internal sealed partial class LocalStorageBackend
 
             preconditions.Check(name, existing);
             File.Delete(fullPath);
+            openFiles.Forget(fullPath);
             digests.Forget(name);
             return existing;
         }
@@ -138,6 +139,7 @@ internal sealed partial class LocalStorageBackend
         // An upload session's folders are made now, not when it began (no folders for sessions that never complete).
         CreateFolders(Path.GetDirectoryName(staged.TargetPath)!, staged.Name);
         File.Move(staged.TempPath, staged.TargetPath, overwrite: true);
+        openFiles.Forget(staged.TargetPath);
         staged.MarkCommitted();
         _inProgress.TryRemove(staged.TempPath, out _);
         return new CommittedObject(Describe(staged.Name, staged.Length, lastWrite) with { Sha256 = sha256 }, existing is not null) { ReplacedSize = existing?.Size ?? 0 };

@@ -13,6 +13,7 @@ internal sealed partial class LocalStorageBackend(
     LocalRoot root,
     LocalPaths paths,
     DigestSidecars digests,
+    OpenFileCache openFiles,
     NameLocks locks,
     ILogger<LocalStorageBackend> logger) : IStorageBackend, ILocalFolderBackend
 {

@@ -21,6 +21,7 @@ public static class LocalStorageRegistration
         services.AddSingleton<LocalRoot>();
         services.AddSingleton<LocalPaths>();
         services.AddSingleton<DigestSidecars>();
+        services.AddSingleton<OpenFileCache>();
         services.AddSingleton<NameLocks>();
         services.AddSingleton<LocalStorageBackend>();
         services.AddSingleton<IStorageBackend>(sp => sp.GetRequiredService<LocalStorageBackend>());

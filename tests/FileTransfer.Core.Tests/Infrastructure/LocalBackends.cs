@@ -1,5 +1,6 @@
 using FileTransfer.Storage.Local;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core.Tests.Infrastructure;
 
@@ -17,6 +18,7 @@ internal static class LocalBackends
             root,
             paths,
             new DigestSidecars(root, NullLogger<DigestSidecars>.Instance),
+            new OpenFileCache(Options.Create(new LocalStorageOptions()), TimeProvider.System),
             new NameLocks(),
             NullLogger<LocalStorageBackend>.Instance);
         return (backend, new LocalUploadSessionStore(root, paths, backend));

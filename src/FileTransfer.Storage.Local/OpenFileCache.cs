@@ -1,0 +1,156 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Storage.Local;
+
+/// <summary>
+/// Read handles of recently downloaded files, kept open so that reading the same version again
+/// costs one statx(2) of the name instead of open, three fstat, two flock, fadvise and close (a small
+/// GET's storage work; docs/performance-notes.md). A handle is lent only while the name still is the
+/// file it was opened on: same device and inode, size, modification and change time to the
+/// nanosecond (<see cref="FileIdentity"/>). Every write of ours renames a new inode over the name,
+/// and a write in place by another program moves the change time, so a lent handle reads what a
+/// fresh open at the moment of the check would, and is described as that version.
+/// Only files up to <see cref="LargestKeptBytes"/> are kept, at most
+/// <see cref="LocalStorageOptions.OpenFiles"/> of them, each closed after <see cref="Idle"/> unused
+/// and at once when this server replaces or deletes the name. Linux only; elsewhere every read
+/// opens its own handle.
+/// </summary>
+internal sealed class OpenFileCache : IDisposable
+{
+    /// <summary>How long an unused handle stays open.</summary>
+    public static readonly TimeSpan Idle = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// The largest file kept open. The open is a large share of a small file's request and a negligible
+    /// one of a large file's, whose handle, kept, would also hold its disk space after another program
+    /// deletes it, for up to <see cref="Idle"/>.
+    /// </summary>
+    public const long LargestKeptBytes = 1024 * 1024;
+
+    private readonly ConcurrentDictionary<string, CachedHandle> _entries = new(StringComparer.Ordinal);
+    private readonly TimeProvider _time;
+    private readonly int _capacity;
+    private readonly ITimer? _sweep;
+    private int _count;
+
+    public OpenFileCache(IOptions<LocalStorageOptions> options, TimeProvider time)
+    {
+        _time = time;
+        _capacity = OperatingSystem.IsLinux() ? options.Value.OpenFiles : 0;
+        if (_capacity > 0)
+        {
+            _sweep = time.CreateTimer(_ => CloseIdle(), null, Idle / 2, Idle / 2);
+        }
+    }
+
+    /// <summary>Handles open now (for tests and diagnostics).</summary>
+    public int Count => Volatile.Read(ref _count);
+
+    /// <summary>The file <paramref name="fullPath"/> names now, opened for reading; null when there is none (or it is a folder).</summary>
+    public LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest)
+    {
+        if (_capacity == 0 || !FileIdentity.TryOf(fullPath, out var current) || current.Size > LargestKeptBytes)
+        {
+            // Off, not a regular file now (missing, a folder, a device) or large: the plain open answers as it always did.
+            Forget(fullPath);
+            return LocalOpenedFile.Open(name, fullPath, digest);
+        }
+
+        if (_entries.TryGetValue(fullPath, out var cached))
+        {
+            if (cached.Identity == current && cached.TryAcquire())
+            {
+                cached.LastUsed = _time.GetTimestamp();
+                return LocalOpenedFile.Shared(name, fullPath, cached, digest);
+            }
+
+            Remove(fullPath, cached);
+        }
+
+        return OpenAndKeep(name, fullPath, current, digest);
+    }
+
+    /// <summary>Closes the handle kept for <paramref name="fullPath"/>, if any: this server has just replaced or deleted the file.</summary>
+    public void Forget(string fullPath)
+    {
+        if (_entries.TryRemove(fullPath, out var cached))
+        {
+            Interlocked.Decrement(ref _count);
+            cached.Release();
+        }
+    }
+
+    public void Dispose()
+    {
+        _sweep?.Dispose();
+        foreach (var path in _entries.Keys)
+        {
+            Forget(path);
+        }
+    }
+
+    private LocalOpenedFile? OpenAndKeep(string name, string fullPath, FileIdentity current, Func<string, long, DateTime, byte[]?> digest)
+    {
+        var handle = LocalOpenedFile.OpenHandle(fullPath);
+        if (handle is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            var version = LocalOpenedFile.Describe(name, handle, digest, out var length, out var lastWrite);
+
+            // Kept only if the handle holds what the name named at the check (a replace can land between
+            // the two) and there is room; otherwise this read owns the handle, as without the cache.
+            var keep = FileIdentity.TryOf(handle, out var opened) && opened == current;
+            if (keep && Interlocked.Increment(ref _count) > _capacity)
+            {
+                Interlocked.Decrement(ref _count);
+                keep = false;
+            }
+
+            if (keep)
+            {
+                var cached = new CachedHandle(handle, opened, length, lastWrite, _time.GetTimestamp());
+                cached.TryAcquire();
+                if (!_entries.TryAdd(fullPath, cached))
+                {
+                    // Another read kept this name first: this one reads through its handle alone.
+                    Interlocked.Decrement(ref _count);
+                    cached.Release();
+                }
+
+                return LocalOpenedFile.Shared(version, fullPath, cached);
+            }
+
+            return LocalOpenedFile.Owning(version, fullPath, handle);
+        }
+        catch
+        {
+            handle.Dispose();
+            throw;
+        }
+    }
+
+    private void Remove(string fullPath, CachedHandle cached)
+    {
+        if (_entries.TryRemove(new KeyValuePair<string, CachedHandle>(fullPath, cached)))
+        {
+            Interlocked.Decrement(ref _count);
+            cached.Release();
+        }
+    }
+
+    private void CloseIdle()
+    {
+        foreach (var (path, cached) in _entries)
+        {
+            if (_time.GetElapsedTime(cached.LastUsed) >= Idle)
+            {
+                Remove(path, cached);
+            }
+        }
+    }
+}
