@@ -12,19 +12,19 @@ public static class CoreRegistration
     {
         services.AddOptions<StorageOptions>()
             .BindConfiguration(StorageOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<StorageOptions>, StorageOptionsAttributes>();
         services.AddMetrics();
         services.AddSingleton<TransferMetrics>();
 
         // Events and hooks: raised and asked by the operations; kept in the backend's event store.
         services.AddOptions<EventsOptions>()
             .BindConfiguration(EventsOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<EventsOptions>, EventsOptionsAttributes>();
+        // HooksOptions' own members carry no attributes: EventsOptionsValidation checks each hook.
         services.AddOptions<HooksOptions>()
             .BindConfiguration(HooksOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<EventsOptions>, EventsOptionsValidation>();
         services.AddSingleton<IValidateOptions<HooksOptions>, EventsOptionsValidation>();
@@ -53,8 +53,8 @@ public static class CoreRegistration
         // Resumable uploads: the rules here, the sessions in the backend's store (none: refused).
         services.AddOptions<UploadSessionOptions>()
             .BindConfiguration(UploadSessionOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<UploadSessionOptions>, UploadSessionOptionsAttributes>();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => new UploadSessions(
             sp.GetRequiredService<FileOperations>(),

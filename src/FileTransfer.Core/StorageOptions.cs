@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core;
 
@@ -18,3 +19,10 @@ public sealed class StorageOptions
     [Range(1, 100_000)]
     public int MaxFilesPerRequest { get; set; } = 1000;
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="StorageOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class StorageOptionsAttributes : IValidateOptions<StorageOptions>;

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Storage.Local;
 
@@ -19,3 +20,10 @@ public sealed class LocalStorageOptions
     /// <summary>The default of <see cref="OpenFiles"/>: half of the descriptors the server keeps in reserve.</summary>
     public const int DefaultOpenFiles = 64;
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="LocalStorageOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class LocalStorageOptionsAttributes : IValidateOptions<LocalStorageOptions>;

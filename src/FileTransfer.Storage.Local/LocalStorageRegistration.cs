@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Storage.Local;
 
@@ -15,8 +16,8 @@ public static class LocalStorageRegistration
     {
         services.AddOptions<LocalStorageOptions>()
             .BindConfiguration(StorageOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<LocalStorageOptions>, LocalStorageOptionsAttributes>();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<LocalRoot>();
         services.AddSingleton<LocalPaths>();

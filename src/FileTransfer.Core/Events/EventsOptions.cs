@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core;
 
@@ -91,3 +92,10 @@ public sealed class HookOptions
 
     public bool IsSet => !string.IsNullOrEmpty(Url);
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="EventsOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class EventsOptionsAttributes : IValidateOptions<EventsOptions>;

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core;
 
@@ -50,3 +51,10 @@ public sealed class UploadSessionOptions
 
     internal TimeSpan EmptyExpiry => TimeSpan.FromSeconds(Math.Min(EmptyExpirySeconds, ExpirySeconds));
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="UploadSessionOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class UploadSessionOptionsAttributes : IValidateOptions<UploadSessionOptions>;

@@ -14,7 +14,6 @@ internal static class RuntimeEndpoint
     public static void AddRuntimeEndpoint(this IServiceCollection services) =>
         services.AddOptions<RuntimeEndpointOptions>()
             .BindConfiguration(RuntimeEndpointOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
 
     public static void MapRuntimeEndpoint(this WebApplication app)

@@ -1,6 +1,7 @@
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Security;
 using Google.Protobuf;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Grpc;
 
@@ -21,8 +22,8 @@ internal static class GrpcRegistration
     {
         services.AddOptions<GrpcTransferOptions>()
             .BindConfiguration(GrpcTransferOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<GrpcTransferOptions>, GrpcTransferOptionsAttributes>();
         services.AddSingleton<MalformedMessageInterceptor>();
         services.AddSingleton<CoreErrorInterceptor>();
         // Unknown services fall through to routing (HTTP 404, which gRPC clients report as

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Grpc;
 
@@ -24,3 +25,10 @@ public sealed class GrpcTransferOptions
     [Range(MinChunkBytes, MaxChunkBytes)]
     public int ChunkSizeBytes { get; set; } = 32 * 1024;
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="GrpcTransferOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class GrpcTransferOptionsAttributes : IValidateOptions<GrpcTransferOptions>;

@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -60,3 +61,10 @@ public sealed class ConnectionLimitsOptions
     [Range(0, int.MaxValue)]
     public int? MaxConnectionsPerClient { get; set; }
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="ConnectionLimitsOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class ConnectionLimitsOptionsAttributes : IValidateOptions<ConnectionLimitsOptions>;

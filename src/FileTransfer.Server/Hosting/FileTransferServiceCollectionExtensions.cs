@@ -7,6 +7,7 @@ using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc.ApplicationParts;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
@@ -24,10 +25,12 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton(TimeProvider.System);
 
         services.AddKestrelTuning();
-        services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<TransferTuningOptions>, TransferTuningOptionsAttributes>();
         services.AddRuntimeEndpoint();
 
-        services.AddOptions<DraftUploadOptions>().BindConfiguration(UploadSessionOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<DraftUploadOptions>().BindConfiguration(UploadSessionOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<DraftUploadOptions>, DraftUploadOptionsAttributes>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<MatcherPolicy, UploadProtocolPolicy>());
         services.AddSingleton<OpenedFileResultExecutor>();
         services.AddControllers(options => options.Filters.Add<RestErrorFilter>())

@@ -23,8 +23,10 @@ internal static class HealthEndpoints
 
     public static IServiceCollection AddFileTransferHealth(this IServiceCollection services)
     {
-        services.AddOptions<HealthOptions>().BindConfiguration(HealthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
-        services.AddOptions<ShutdownOptions>().BindConfiguration(ShutdownOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<HealthOptions>().BindConfiguration(HealthOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<HealthOptions>, HealthOptionsAttributes>();
+        services.AddOptions<ShutdownOptions>().BindConfiguration(ShutdownOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ShutdownOptions>, ShutdownOptionsAttributes>();
         services.AddSingleton<ShutdownDrain>();
         services.AddHostedService(sp => sp.GetRequiredService<ShutdownDrain>());
 

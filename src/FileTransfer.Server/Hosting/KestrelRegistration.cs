@@ -11,7 +11,8 @@ internal static class KestrelRegistration
 {
     public static IServiceCollection AddKestrelTuning(this IServiceCollection services)
     {
-        services.AddOptions<ConnectionLimitsOptions>().BindConfiguration(ConnectionLimitsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<ConnectionLimitsOptions>().BindConfiguration(ConnectionLimitsOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ConnectionLimitsOptions>, ConnectionLimitsOptionsAttributes>();
         services.AddSingleton<ListeningEndpoints>();
         services.AddSingleton<DescriptorBudget>();
 

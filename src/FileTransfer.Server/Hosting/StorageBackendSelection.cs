@@ -15,8 +15,14 @@ internal static class StorageBackendSelection
 {
     public const string Key = StorageOptions.SectionName + ":Backend";
 
-    /// <summary>Every backend this server ships, as its own project describes it; the first is the default.</summary>
-    internal static readonly IReadOnlyList<StorageBackendRegistration> Available = [LocalStorageRegistration.Backend, S3StorageRegistration.Backend];
+    /// <summary>
+    /// Every backend this server ships, as its own project describes it; the first is the default.
+    /// Read one by one as <see cref="Choose"/> needs them, so that a backend's assembly is loaded
+    /// only when it is named (the default configuration never loads S3's; docs/performance-notes.md).
+    /// </summary>
+    private static readonly Func<StorageBackendRegistration>[] Shipped = [() => LocalStorageRegistration.Backend, () => S3StorageRegistration.Backend];
+
+    internal static IReadOnlyList<StorageBackendRegistration> Available => [.. Shipped.Select(backend => backend())];
 
     public static StorageBackendRegistration AddStorageBackend(this WebApplicationBuilder builder)
     {
@@ -29,13 +35,16 @@ internal static class StorageBackendSelection
     /// <summary>The backend a <c>Storage:Backend</c> value names (case-insensitive; unset means the first).</summary>
     internal static StorageBackendRegistration Choose(string? value) =>
         string.IsNullOrEmpty(value)
-            ? Available[0]
-            : Available.FirstOrDefault(backend => backend.Name.Equals(value, StringComparison.OrdinalIgnoreCase))
+            ? Shipped[0]()
+            : Shipped.Select(backend => backend()).FirstOrDefault(backend => backend.Name.Equals(value, StringComparison.OrdinalIgnoreCase))
               ?? throw new InvalidOperationException($"{Key} must be {Alternatives()}, not '{value}'.");
 
     // "Local (the default) or S3".
-    private static string Alternatives() =>
-        $"{Available[0].Name} (the default)" + string.Concat(Available.Skip(1).Select((backend, i) => (i == Available.Count - 2 ? " or " : ", ") + backend.Name));
+    private static string Alternatives()
+    {
+        var available = Available;
+        return $"{available[0].Name} (the default)" + string.Concat(available.Skip(1).Select((backend, i) => (i == available.Count - 2 ? " or " : ", ") + backend.Name));
+    }
 
     /// <summary>
     /// Replicas sharing one store are one server to their clients: a link one of them signs must open

@@ -1,5 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 using FileTransfer.Core;
+using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Security;
 
@@ -136,3 +137,10 @@ public sealed class ApiKeyOptions
     /// <summary>The folders as grants, or null for the whole tree.</summary>
     internal IReadOnlyList<string>? Folders => Paths.Count == 0 ? null : [.. Paths.Select(path => Grants.Normalize(path)!)];
 }
+
+/// <summary>
+/// Checks the attributes of <see cref="AuthOptions"/> with code generated at build time, not by reflection
+/// at start as ValidateDataAnnotations would (docs/performance-notes.md, "Loading less at start").
+/// </summary>
+[OptionsValidator]
+internal sealed partial class AuthOptionsAttributes : IValidateOptions<AuthOptions>;

@@ -33,7 +33,8 @@ internal static class CrossOrigin
 
     public static IServiceCollection AddFileTransferCors(this IServiceCollection services)
     {
-        services.AddOptions<CorsOptions>().BindConfiguration(CorsOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<CorsOptions>().BindConfiguration(CorsOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<CorsOptions>, CorsOptionsAttributes>();
         services.AddCors();
         services.AddOptions<Microsoft.AspNetCore.Cors.Infrastructure.CorsOptions>()
             .Configure<IOptions<CorsOptions>>((cors, allowed) => cors.AddDefaultPolicy(Policy(allowed.Value.AllowedOrigins)));

@@ -18,9 +18,11 @@ internal static class SecurityRegistration
         // Keys and signed-link tokens never reach a log line, whoever writes it.
         RedactingLoggerFactory.Register(services);
 
-        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsAttributes>();
         services.AddSingleton<IValidateOptions<AuthOptions>, AuthOptionsValidator>();
-        services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<RateLimitOptions>, RateLimitOptionsAttributes>();
 
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<ApiKeyStore>();
