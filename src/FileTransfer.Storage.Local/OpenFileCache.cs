@@ -12,8 +12,8 @@ namespace FileTransfer.Storage.Local;
 /// and a write in place by another program moves the change time, so a lent handle reads what a
 /// fresh open at the moment of the check would, and is described as that version.
 /// Only files up to <see cref="LargestKeptBytes"/> are kept, at most
-/// <see cref="LocalStorageOptions.OpenFiles"/> of them, each closed after <see cref="Idle"/> unused
-/// and at once when this server replaces or deletes the name. Linux only; elsewhere every read
+/// <see cref="LocalStorageOptions.OpenFiles"/> of them, each closed by the sweep (every half
+/// <see cref="Idle"/>) once it has been unused for <see cref="Idle"/>, and at once when this server replaces or deletes the name. Linux only; elsewhere every read
 /// opens its own handle.
 /// </summary>
 internal sealed class OpenFileCache : IDisposable
