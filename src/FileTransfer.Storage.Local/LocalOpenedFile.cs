@@ -43,21 +43,13 @@ internal sealed class LocalOpenedFile : IOpenedObject
 
         try
         {
-            return new LocalOpenedFile(handle, Describe(name, handle, digest, out _, out _), fullPath, shared: null);
+            return Owning(Describe(name, handle, digest), fullPath, handle);
         }
         catch
         {
             handle.Dispose();
             throw;
         }
-    }
-
-    /// <summary>The version a cached handle holds, read through it; the caller has acquired <paramref name="shared"/> for this file.</summary>
-    public static LocalOpenedFile Shared(string name, string fullPath, CachedHandle shared, Func<string, long, DateTime, byte[]?> digest)
-    {
-        var modified = new DateTimeOffset(shared.LastWriteUtc);
-        var version = new StoredObject(name, shared.Length, modified, LocalETags.For(shared.Length, modified), digest(name, shared.Length, shared.LastWriteUtc));
-        return new LocalOpenedFile(shared.Handle, version, fullPath, shared);
     }
 
     /// <summary>A read handle on <paramref name="fullPath"/>; null when there is no such file (or it is a folder).</summary>
@@ -75,16 +67,18 @@ internal sealed class LocalOpenedFile : IOpenedObject
         }
     }
 
-    /// <summary>The version behind <paramref name="handle"/>: size and time from the handle, the digest kept for them.</summary>
-    public static StoredObject Describe(string name, SafeFileHandle handle, Func<string, long, DateTime, byte[]?> digest, out long length, out DateTime lastWriteUtc)
+    /// <summary>The version behind <paramref name="handle"/>: size and time from the handle.</summary>
+    public static StoredObject Describe(string name, SafeFileHandle handle, Func<string, long, DateTime, byte[]?> digest) =>
+        Version(name, RandomAccess.GetLength(handle), File.GetLastWriteTimeUtc(handle), digest);
+
+    /// <summary>The version of <paramref name="name"/> with this size and time: its ETag, and the digest kept for exactly these.</summary>
+    public static StoredObject Version(string name, long length, DateTime lastWriteUtc, Func<string, long, DateTime, byte[]?> digest)
     {
-        length = RandomAccess.GetLength(handle);
-        lastWriteUtc = File.GetLastWriteTimeUtc(handle);
         var modified = new DateTimeOffset(lastWriteUtc);
         return new StoredObject(name, length, modified, LocalETags.For(length, modified), digest(name, length, lastWriteUtc));
     }
 
-    /// <summary>A file read through a handle the cache has just opened and acquired for it.</summary>
+    /// <summary>A file read through a handle the cache keeps, which the caller has acquired for it (released when this file is disposed).</summary>
     public static LocalOpenedFile Shared(StoredObject version, string fullPath, CachedHandle shared) =>
         new(shared.Handle, version, fullPath, shared);
 

@@ -13,8 +13,8 @@ namespace FileTransfer.Storage.Local;
 /// fresh open at the moment of the check would, and is described as that version.
 /// Only files up to <see cref="LargestKeptBytes"/> are kept, at most
 /// <see cref="LocalStorageOptions.OpenFiles"/> of them, each closed by the sweep (every half
-/// <see cref="Idle"/>) once it has been unused for <see cref="Idle"/>, and at once when this server replaces or deletes the name. Linux only; elsewhere every read
-/// opens its own handle.
+/// <see cref="Idle"/>) once it has been unused for <see cref="Idle"/>, and at once when this
+/// server replaces or deletes the name. Linux only; elsewhere every read opens its own handle.
 /// </summary>
 internal sealed class OpenFileCache : IDisposable
 {
@@ -50,9 +50,14 @@ internal sealed class OpenFileCache : IDisposable
     /// <summary>The file <paramref name="fullPath"/> names now, opened for reading; null when there is none (or it is a folder).</summary>
     public LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest)
     {
-        if (_capacity == 0 || !FileIdentity.TryOf(fullPath, out var current) || current.Size > LargestKeptBytes)
+        if (_capacity == 0)
         {
-            // Off, not a regular file now (missing, a folder, a device) or large: the plain open answers as it always did.
+            return LocalOpenedFile.Open(name, fullPath, digest);
+        }
+
+        if (!FileIdentity.TryOf(fullPath, out var current) || current.Size > LargestKeptBytes)
+        {
+            // Not a regular file now (missing, a folder, a device) or large: the plain open answers as it always did.
             Forget(fullPath);
             return LocalOpenedFile.Open(name, fullPath, digest);
         }
@@ -62,10 +67,10 @@ internal sealed class OpenFileCache : IDisposable
             if (cached.Identity == current && cached.TryAcquire())
             {
                 cached.LastUsed = _time.GetTimestamp();
-                return LocalOpenedFile.Shared(name, fullPath, cached, digest);
+                return LocalOpenedFile.Shared(LocalOpenedFile.Version(name, cached.Length, cached.LastWriteUtc, digest), fullPath, cached);
             }
 
-            Remove(fullPath, cached);
+            Remove(new(fullPath, cached));
         }
 
         return OpenAndKeep(name, fullPath, current, digest);
@@ -76,8 +81,7 @@ internal sealed class OpenFileCache : IDisposable
     {
         if (_entries.TryRemove(fullPath, out var cached))
         {
-            Interlocked.Decrement(ref _count);
-            cached.Release();
+            Closed(cached);
         }
     }
 
@@ -100,7 +104,7 @@ internal sealed class OpenFileCache : IDisposable
 
         try
         {
-            var version = LocalOpenedFile.Describe(name, handle, digest, out var length, out var lastWrite);
+            var version = LocalOpenedFile.Describe(name, handle, digest);
 
             // Kept only if the handle holds what the name named at the check (a replace can land between
             // the two) and there is room; otherwise this read owns the handle, as without the cache.
@@ -113,7 +117,7 @@ internal sealed class OpenFileCache : IDisposable
 
             if (keep)
             {
-                var cached = new CachedHandle(handle, opened, length, lastWrite, _time.GetTimestamp());
+                var cached = new CachedHandle(handle, opened, version.Size, version.LastModified.UtcDateTime, _time.GetTimestamp());
                 cached.TryAcquire();
                 if (!_entries.TryAdd(fullPath, cached))
                 {
@@ -134,22 +138,28 @@ internal sealed class OpenFileCache : IDisposable
         }
     }
 
-    private void Remove(string fullPath, CachedHandle cached)
+    // Only this very entry: another read may have kept a newer handle under the name meanwhile.
+    private void Remove(KeyValuePair<string, CachedHandle> entry)
     {
-        if (_entries.TryRemove(new KeyValuePair<string, CachedHandle>(fullPath, cached)))
+        if (_entries.TryRemove(entry))
         {
-            Interlocked.Decrement(ref _count);
-            cached.Release();
+            Closed(entry.Value);
         }
+    }
+
+    private void Closed(CachedHandle cached)
+    {
+        Interlocked.Decrement(ref _count);
+        cached.Release();
     }
 
     private void CloseIdle()
     {
-        foreach (var (path, cached) in _entries)
+        foreach (var entry in _entries)
         {
-            if (_time.GetElapsedTime(cached.LastUsed) >= Idle)
+            if (_time.GetElapsedTime(entry.Value.LastUsed) >= Idle)
             {
-                Remove(path, cached);
+                Remove(entry);
             }
         }
     }
