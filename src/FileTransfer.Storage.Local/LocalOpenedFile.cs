@@ -135,8 +135,8 @@ internal sealed class LocalOpenedFile : IOpenedObject
         // above it completes asynchronously too (an allocation each). A read of a small buffer
         // (a REST download fills the connection's 32 KiB blocks; a small file is one read) is done
         // with pread on this thread, which blocks it exactly as long, without the hop: a small
-        // file's GET then completes without a thread switch. Larger reads (gRPC's 256 KiB blocks)
-        // and every read on Windows (overlapped I/O) stay asynchronous.
+        // file's GET then completes without a thread switch; so do gRPC's 64 KiB reads. Larger reads
+        // (a gRPC chunk size above 64 KiB) and every read on Windows (overlapped I/O) stay asynchronous.
         public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {
             if (OperatingSystem.IsWindows() || buffer.Length > SynchronousReadBytes)

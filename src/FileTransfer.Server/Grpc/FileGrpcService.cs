@@ -1,6 +1,7 @@
 using FileTransfer.Core;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Hosting;
 using FileTransfer.Server.Security;
 using Grpc.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -25,6 +26,7 @@ internal sealed partial class FileGrpcService(
     IOptions<GrpcTransferOptions> options,
     IOptions<KestrelServerOptions> kestrel,
     TransferOrigins transfers,
+    SendBudget budget,
     ILogger<FileGrpcService> logger) : FileService.FileServiceBase
 {
     [Operation(FileOperation.Read)]
@@ -42,7 +44,7 @@ internal sealed partial class FileGrpcService(
         var sha256 = await files.DigestAsync(file, cancellationToken);
         await responseStream.WriteAsync(new DownloadFileResponse { Metadata = ProtoFiles.Metadata(file.Version, sha256) }, cancellationToken);
         await using var bytes = await file.OpenReadAsync(range, cancellationToken);
-        await FileChunks.SendAsync(bytes, range.Length, options.Value.ChunkSizeBytes, responseStream, cancellationToken);
+        await FileChunks.SendAsync(bytes, range.Length, options.Value.ChunkSizeBytes, responseStream, budget, cancellationToken);
     }
 
     /// <summary>The call as the origin of the transfers it asks the core for.</summary>

@@ -14,14 +14,14 @@ namespace FileTransfer.Server.Hosting;
 /// which was most of the server's allocations per GiB over HTTP/2. Larger blocks keep a frame in
 /// one or two buffers. Blocks are pinned (sockets need no pinning per call) and reused; at most
 /// <see cref="MaxRetainedBytes"/> of free blocks are kept (enough for 64 connections each with a full
-/// 1 MiB write buffer, see KestrelTuning), the rest is left to the GC.
+/// 1 MiB write buffer, see KestrelTuning), the rest is left to the GC. One pool serves every endpoint
+/// and I/O queue (<see cref="TransferMemoryPoolFactory"/>), so it lives as long as the process.
 /// </summary>
 internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
 {
     private const long MaxRetainedBytes = 128L * 1024 * 1024;
     private readonly ConcurrentQueue<Block> _free = new();
     private readonly int _maxRetained = (int)Math.Max(1, MaxRetainedBytes / blockSize);
-    private volatile bool _disposed;
 
     public override int MaxBufferSize => blockSize;
 
@@ -31,15 +31,15 @@ internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
         return _free.TryDequeue(out var block) ? block : new Block(this, GC.AllocateUninitializedArray<byte>(blockSize, pinned: true));
     }
 
+    // Kestrel disposes the pool it was given when an endpoint stops, while the other endpoints go
+    // on renting from it: the shared pool outlives each of them, and its blocks are managed arrays.
     protected override void Dispose(bool disposing)
     {
-        _disposed = true;
-        _free.Clear();
     }
 
     private void Return(Block block)
     {
-        if (!_disposed && _free.Count < _maxRetained)
+        if (_free.Count < _maxRetained)
         {
             _free.Enqueue(block);
         }
@@ -53,8 +53,17 @@ internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
     }
 }
 
-/// <summary>Hands Kestrel's transport a <see cref="TransferMemoryPool"/> with the configured block size.</summary>
+/// <summary>
+/// Hands Kestrel's transports one <see cref="TransferMemoryPool"/> with the configured block size.
+/// Kestrel asks for a pool per endpoint and per I/O queue (four on two cores with the two shipped
+/// endpoints). With a pool each, blocks freed by the downloads of one endpoint could not serve the
+/// next transfers of another, and the process held the free blocks of every pool at once: 64
+/// concurrent REST downloads and then 64 gRPC ones peaked 35 MB higher (docs/performance-notes.md,
+/// "the 64-concurrent peak").
+/// </summary>
 internal sealed class TransferMemoryPoolFactory(IOptions<TransferTuningOptions> options) : IMemoryPoolFactory<byte>
 {
-    public MemoryPool<byte> Create(MemoryPoolOptions? poolOptions = null) => new TransferMemoryPool(options.Value.MemoryPoolBlockBytes);
+    private readonly Lazy<TransferMemoryPool> _shared = new(() => new TransferMemoryPool(options.Value.MemoryPoolBlockBytes));
+
+    public MemoryPool<byte> Create(MemoryPoolOptions? poolOptions = null) => _shared.Value;
 }

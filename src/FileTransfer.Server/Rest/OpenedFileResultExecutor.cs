@@ -1,4 +1,5 @@
 using FileTransfer.Core;
+using FileTransfer.Server.Hosting;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;
@@ -15,7 +16,7 @@ namespace FileTransfer.Server.Rest;
 /// opened version instead of a fresh stat of the path, and the body from <see cref="OpenedFileSender"/>,
 /// or, for a redirected download, a <c>307</c> to the store where the body would have been sent.
 /// </summary>
-internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options)
+internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFactory loggerFactory, IOptions<TransferTuningOptions> options, SendBudget budget)
     : FileResultExecutorBase(CreateLogger<OpenedFileResultExecutor>(loggerFactory))
 {
     public async Task ExecuteAsync(ActionContext context, OpenedFileResult result)
@@ -38,7 +39,7 @@ internal sealed class OpenedFileResultExecutor(FileOperations files, ILoggerFact
         var count = range is null ? size : rangeLength;
         try
         {
-            await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value);
+            await OpenedFileSender.SendAsync(context.HttpContext, result.File, offset, count, options.Value, budget);
         }
         catch (StorageReadException failed) when (!context.HttpContext.Response.HasStarted)
         {

@@ -1,6 +1,7 @@
 using System.Buffers;
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Hosting;
 
 namespace FileTransfer.Server.Rest;
 
@@ -9,15 +10,16 @@ namespace FileTransfer.Server.Rest;
 /// own SendFileAsync reads the file into a 16 KiB buffer and writes that to the response stream,
 /// which copies it again into the connection's pipe and flushes every 16 KiB. This reads from the
 /// version straight into the pipe's own memory and flushes once per chunk
-/// (<see cref="TransferTuningOptions.SendFileChunkBytes"/>, larger on HTTP/2); the core counts the
-/// bytes for the transfer metrics as they are read from the version. With <see cref="TransferTuningOptions.UsePipeSendFile"/>
+/// (<see cref="TransferTuningOptions.SendFileChunkBytes"/>, larger on HTTP/2, smaller when many
+/// downloads share the <see cref="SendBudget"/>); the core counts the bytes for the transfer
+/// metrics as they are read from the version. With <see cref="TransferTuningOptions.UsePipeSendFile"/>
 /// off it copies through the response stream in 16 KiB pieces instead, as Kestrel's fallback does.
 /// </summary>
 internal static class OpenedFileSender
 {
     private const int StreamCopyBytes = 16 * 1024;
 
-    public static async Task SendAsync(HttpContext context, OpenedFile file, long offset, long count, TransferTuningOptions options)
+    public static async Task SendAsync(HttpContext context, OpenedFile file, long offset, long count, TransferTuningOptions options, SendBudget budget)
     {
         if (count == 0)
         {
@@ -26,10 +28,11 @@ internal static class OpenedFileSender
         }
 
         var cancellationToken = context.RequestAborted;
+        using var sending = budget.Start();
         await using var source = await file.OpenReadAsync(offset, count, cancellationToken);
         if (options.UsePipeSendFile)
         {
-            await CopyToPipeAsync(context, source, count, ChunkBytesFor(context.Request.Protocol, options), cancellationToken);
+            await CopyToPipeAsync(context, source, count, ChunkBytesFor(context.Request.Protocol, options), budget, cancellationToken);
         }
         else
         {
@@ -41,7 +44,7 @@ internal static class OpenedFileSender
     internal static int ChunkBytesFor(string protocol, TransferTuningOptions options) =>
         HttpProtocol.IsHttp2(protocol) ? options.Http2SendFileChunkBytes : options.SendFileChunkBytes;
 
-    private static async Task CopyToPipeAsync(HttpContext context, Stream source, long remaining, int chunkBytes, CancellationToken cancellationToken)
+    private static async Task CopyToPipeAsync(HttpContext context, Stream source, long remaining, int chunkBytes, SendBudget budget, CancellationToken cancellationToken)
     {
         await context.Response.StartAsync(cancellationToken);
         var writer = context.Response.BodyWriter;
@@ -51,7 +54,8 @@ internal static class OpenedFileSender
             // flush once. A single large GetMemory would rent from ArrayPool instead, whose per-core
             // cache is too small for many connections each holding a MiB of unsent data.
             var unflushed = 0;
-            while (remaining > 0 && unflushed < chunkBytes)
+            var flushBytes = budget.FlushBytes(chunkBytes);
+            while (remaining > 0 && unflushed < flushBytes)
             {
                 var memory = writer.GetMemory();
                 if (memory.Length > remaining)

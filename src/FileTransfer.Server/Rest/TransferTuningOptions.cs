@@ -29,6 +29,14 @@ public sealed class TransferTuningOptions
     public int Http2SendFileChunkBytes { get; set; } = 1024 * 1024;
 
     /// <summary>
+    /// Unflushed response bytes all downloads together may hold (default 4 MiB): past
+    /// <c>SendBudgetBytes / chunk size</c> concurrent downloads, each flushes after its equal share
+    /// instead of its chunk (at least 64 KiB). See the host's <c>SendBudget</c>.
+    /// </summary>
+    [Range(1024 * 1024, 1024 * 1024 * 1024)]
+    public int SendBudgetBytes { get; set; } = 4 * 1024 * 1024;
+
+    /// <summary>
     /// Size of the blocks Kestrel's connections buffer in (default 32 KiB; Kestrel's own pool uses
     /// 4 KiB). See the host's <c>TransferMemoryPool</c> for why.
     /// </summary>

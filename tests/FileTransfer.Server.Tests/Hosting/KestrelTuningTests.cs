@@ -97,6 +97,25 @@ public sealed class KestrelTuningTests
     }
 
     [Fact]
+    public void Every_Endpoint_And_Queue_Shares_One_Pool_That_Outlives_Their_Disposal()
+    {
+        using var factory = new FileTransferFactory();
+        var pools = factory.Services.GetRequiredService<IMemoryPoolFactory<byte>>();
+
+        var first = pools.Create();
+        var second = pools.Create();
+        var block = first.Rent();
+        var memory = block.Memory;
+        first.Dispose();
+        block.Dispose();
+
+        // A stopped endpoint disposes its pool; the others still rent from it, and returned blocks are still reused.
+        Assert.Same(first, second);
+        using var again = second.Rent();
+        Assert.Equal(memory, again.Memory);
+    }
+
+    [Fact]
     public void Pool_Reuses_Returned_Blocks_And_Refuses_Larger_Requests()
     {
         using var pool = new TransferMemoryPool(8192);

@@ -1,0 +1,73 @@
+using FileTransfer.Server.Hosting;
+using FileTransfer.Server.Rest;
+using Microsoft.Extensions.Options;
+
+namespace FileTransfer.Server.Tests.Hosting;
+
+/// <summary>
+/// The downloads' shared flush budget: a download alone keeps its protocol's flush size, many share
+/// the budget equally, and none flushes after less than two pool blocks (unless its own size is smaller).
+/// </summary>
+public sealed class SendBudgetTests
+{
+    private const int Budget = 4 * 1024 * 1024;
+
+    [Fact]
+    public void The_Default_Budget_Is_4_MiB()
+    {
+        Assert.Equal(Budget, new TransferTuningOptions().SendBudgetBytes);
+    }
+
+    [Fact]
+    public void A_Download_Alone_Keeps_Its_Own_Flush_Size()
+    {
+        var budget = New();
+
+        using var alone = budget.Start();
+
+        Assert.Equal(1024 * 1024, budget.FlushBytes(1024 * 1024));
+        Assert.Equal(256 * 1024, budget.FlushBytes(256 * 1024));
+    }
+
+    [Theory]
+    [InlineData(2, 1024 * 1024)]
+    [InlineData(8, 512 * 1024)]
+    [InlineData(16, 256 * 1024)]
+    [InlineData(64, 64 * 1024)]
+    [InlineData(128, 64 * 1024)]
+    [InlineData(256, 64 * 1024)]
+    public void Concurrent_Downloads_Share_The_Budget_Down_To_Two_Blocks(int downloads, int expected)
+    {
+        var budget = New();
+        var leases = Enumerable.Range(0, downloads).Select(_ => budget.Start()).ToList();
+
+        Assert.Equal(downloads, budget.Sending);
+        Assert.Equal(expected, budget.FlushBytes(1024 * 1024));
+        leases.ForEach(lease => lease.Dispose());
+    }
+
+    [Fact]
+    public void A_Flush_Size_Below_The_Floor_Is_Kept_As_It_Is()
+    {
+        var budget = New();
+        var leases = Enumerable.Range(0, 1000).Select(_ => budget.Start()).ToList();
+
+        Assert.Equal(4096, budget.FlushBytes(4096));
+        leases.ForEach(lease => lease.Dispose());
+    }
+
+    [Fact]
+    public void A_Finished_Download_Gives_Its_Share_Back()
+    {
+        var budget = New();
+        var leases = Enumerable.Range(0, 64).Select(_ => budget.Start()).ToList();
+        leases.Skip(1).ToList().ForEach(lease => lease.Dispose());
+
+        Assert.Equal(1, budget.Sending);
+        Assert.Equal(1024 * 1024, budget.FlushBytes(1024 * 1024));
+        leases[0].Dispose();
+        Assert.Equal(0, budget.Sending);
+    }
+
+    internal static SendBudget New(int bytes = Budget) => new(Options.Create(new TransferTuningOptions { SendBudgetBytes = bytes }));
+}
