@@ -36,7 +36,7 @@ internal static class FileChunks
     public static async Task SendAsync(
         Stream bytes, long count, int chunkSize, IServerStreamWriter<DownloadFileResponse> stream, SendBudget budget, CancellationToken cancellationToken)
     {
-        using var sending = budget.Start();
+        using var sending = budget.Start(count);
         var blockSize = chunkSize >= ReadBytes ? chunkSize : ReadBytes / chunkSize * chunkSize;
         var buffer = ArrayPool<byte>.Shared.Rent(blockSize);
         try

@@ -26,9 +26,18 @@ internal sealed class SendBudget(IOptions<TransferTuningOptions> options)
     /// <summary>Downloads sending now.</summary>
     public int Sending => Volatile.Read(ref _sending);
 
-    /// <summary>Counts a download as sending until the returned value is disposed.</summary>
-    public Lease Start()
+    /// <summary>
+    /// Counts a download of <paramref name="bytes"/> as sending until the returned value is disposed.
+    /// One that fits in the smallest share is sent in one flush whatever the others do, so it is not
+    /// counted: a small file's GET then writes no counter that every core shares.
+    /// </summary>
+    public Lease Start(long bytes)
     {
+        if (bytes <= MinFlushBytes)
+        {
+            return default;
+        }
+
         Interlocked.Increment(ref _sending);
         return new Lease(this);
     }
@@ -44,9 +53,15 @@ internal sealed class SendBudget(IOptions<TransferTuningOptions> options)
         return Math.Clamp(share, Math.Min(MinFlushBytes, preferred), preferred);
     }
 
-    /// <summary>One download's place in the count.</summary>
-    public readonly struct Lease(SendBudget budget) : IDisposable
+    /// <summary>One download's place in the count (none for a download that was not counted).</summary>
+    public readonly struct Lease(SendBudget? budget) : IDisposable
     {
-        public void Dispose() => Interlocked.Decrement(ref budget._sending);
+        public void Dispose()
+        {
+            if (budget is not null)
+            {
+                Interlocked.Decrement(ref budget._sending);
+            }
+        }
     }
 }

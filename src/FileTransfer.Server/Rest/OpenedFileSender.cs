@@ -28,7 +28,7 @@ internal static class OpenedFileSender
         }
 
         var cancellationToken = context.RequestAborted;
-        using var sending = budget.Start();
+        using var sending = budget.Start(count);
         await using var source = await file.OpenReadAsync(offset, count, cancellationToken);
         if (options.UsePipeSendFile)
         {

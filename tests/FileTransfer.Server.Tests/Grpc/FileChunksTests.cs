@@ -53,7 +53,7 @@ public sealed class FileChunksTests
     public async Task Among_Many_Downloads_Each_Flushes_After_Its_Share()
     {
         var budget = SendBudgetTests.New();
-        var others = Enumerable.Range(0, 63).Select(_ => budget.Start()).ToList();
+        var others = Enumerable.Range(0, 63).Select(_ => budget.Start(FileChunks.FlushBytes)).ToList();
         var size = 2 * FileChunks.FlushBytes;
         var source = TestData.RandomBytes(size);
         var writer = new RecordingWriter();

@@ -12,6 +12,8 @@ public sealed class SendBudgetTests
 {
     private const int Budget = 4 * 1024 * 1024;
 
+    private const long Large = 64L * 1024 * 1024;
+
     [Fact]
     public void The_Default_Budget_Is_4_MiB()
     {
@@ -23,7 +25,7 @@ public sealed class SendBudgetTests
     {
         var budget = New();
 
-        using var alone = budget.Start();
+        using var alone = budget.Start(Large);
 
         Assert.Equal(1024 * 1024, budget.FlushBytes(1024 * 1024));
         Assert.Equal(256 * 1024, budget.FlushBytes(256 * 1024));
@@ -39,7 +41,7 @@ public sealed class SendBudgetTests
     public void Concurrent_Downloads_Share_The_Budget_Down_To_Two_Blocks(int downloads, int expected)
     {
         var budget = New();
-        var leases = Enumerable.Range(0, downloads).Select(_ => budget.Start()).ToList();
+        var leases = Enumerable.Range(0, downloads).Select(_ => budget.Start(Large)).ToList();
 
         Assert.Equal(downloads, budget.Sending);
         Assert.Equal(expected, budget.FlushBytes(1024 * 1024));
@@ -50,7 +52,7 @@ public sealed class SendBudgetTests
     public void A_Flush_Size_Below_The_Floor_Is_Kept_As_It_Is()
     {
         var budget = New();
-        var leases = Enumerable.Range(0, 1000).Select(_ => budget.Start()).ToList();
+        var leases = Enumerable.Range(0, 1000).Select(_ => budget.Start(Large)).ToList();
 
         Assert.Equal(4096, budget.FlushBytes(4096));
         leases.ForEach(lease => lease.Dispose());
@@ -60,12 +62,28 @@ public sealed class SendBudgetTests
     public void A_Finished_Download_Gives_Its_Share_Back()
     {
         var budget = New();
-        var leases = Enumerable.Range(0, 64).Select(_ => budget.Start()).ToList();
+        var leases = Enumerable.Range(0, 64).Select(_ => budget.Start(Large)).ToList();
         leases.Skip(1).ToList().ForEach(lease => lease.Dispose());
 
         Assert.Equal(1, budget.Sending);
         Assert.Equal(1024 * 1024, budget.FlushBytes(1024 * 1024));
         leases[0].Dispose();
+        Assert.Equal(0, budget.Sending);
+    }
+
+    [Fact]
+    public void A_Download_That_Fits_In_The_Smallest_Share_Is_Not_Counted()
+    {
+        var budget = New();
+
+        using (budget.Start(SendBudget.MinFlushBytes))
+        using (budget.Start(1))
+        {
+            Assert.Equal(0, budget.Sending);
+            using var larger = budget.Start(SendBudget.MinFlushBytes + 1);
+            Assert.Equal(1, budget.Sending);
+        }
+
         Assert.Equal(0, budget.Sending);
     }
 
