@@ -1,6 +1,6 @@
 using System.Buffers;
 using FileTransfer.Protos.V1;
-using FileTransfer.Server.Hosting;
+using FileTransfer.Server.Diagnostics;
 using Google.Protobuf;
 using Grpc.Core;
 

@@ -1,7 +1,6 @@
 using FileTransfer.Core;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Diagnostics;
-using FileTransfer.Server.Hosting;
 using FileTransfer.Server.Security;
 using Grpc.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Core;

@@ -27,7 +27,7 @@ public static class FileTransferServiceCollectionExtensions
         services.AddKestrelTuning();
         services.AddOptions<TransferTuningOptions>().BindConfiguration(TransferTuningOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<TransferTuningOptions>, TransferTuningOptionsAttributes>();
-        services.AddSingleton<SendBudget>();
+        services.AddSingleton(provider => new SendBudget(provider.GetRequiredService<IOptions<TransferTuningOptions>>().Value.SendBudgetBytes));
         services.AddRuntimeEndpoint();
 
         services.AddOptions<DraftUploadOptions>().BindConfiguration(UploadSessionOptions.SectionName).ValidateOnStart();

@@ -1,5 +1,5 @@
 using FileTransfer.Core;
-using FileTransfer.Server.Hosting;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Mvc;

@@ -1,7 +1,6 @@
 using System.Buffers;
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
-using FileTransfer.Server.Hosting;
 
 namespace FileTransfer.Server.Rest;
 

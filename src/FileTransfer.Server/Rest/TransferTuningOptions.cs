@@ -31,7 +31,7 @@ public sealed class TransferTuningOptions
     /// <summary>
     /// Unflushed response bytes all downloads together may hold (default 4 MiB): past
     /// <c>SendBudgetBytes / chunk size</c> concurrent downloads, each flushes after its equal share
-    /// instead of its chunk (at least 64 KiB). See the host's <c>SendBudget</c>.
+    /// instead of its chunk (at least 64 KiB). See <c>Diagnostics/SendBudget</c>.
     /// </summary>
     [Range(1024 * 1024, 1024 * 1024 * 1024)]
     public int SendBudgetBytes { get; set; } = 4 * 1024 * 1024;

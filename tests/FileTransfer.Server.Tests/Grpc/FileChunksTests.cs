@@ -1,8 +1,8 @@
 using System.Security.Cryptography;
 using FileTransfer.Protos.V1;
 using FileTransfer.Server.Grpc;
-using FileTransfer.Server.Hosting;
-using FileTransfer.Server.Tests.Hosting;
+using FileTransfer.Server.Diagnostics;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using Grpc.Core;
 

@@ -1,8 +1,7 @@
-using FileTransfer.Server.Hosting;
+using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Rest;
-using Microsoft.Extensions.Options;
 
-namespace FileTransfer.Server.Tests.Hosting;
+namespace FileTransfer.Server.Tests.Diagnostics;
 
 /// <summary>
 /// The downloads' shared flush budget: a download alone keeps its protocol's flush size, many share
@@ -87,5 +86,5 @@ public sealed class SendBudgetTests
         Assert.Equal(0, budget.Sending);
     }
 
-    internal static SendBudget New(int bytes = Budget) => new(Options.Create(new TransferTuningOptions { SendBudgetBytes = bytes }));
+    internal static SendBudget New(int bytes = Budget) => new(bytes);
 }

@@ -1,7 +1,4 @@
-using FileTransfer.Server.Rest;
-using Microsoft.Extensions.Options;
-
-namespace FileTransfer.Server.Hosting;
+namespace FileTransfer.Server.Diagnostics;
 
 /// <summary>
 /// How many bytes a download may write before it flushes, shared by every download the process
@@ -10,9 +7,9 @@ namespace FileTransfer.Server.Hosting;
 /// the process holds at once: 64 concurrent HTTP/2 downloads with a 1 MiB flush each held 64 MiB of it
 /// (docs/performance-notes.md, "the 64-concurrent peak"). A download alone, or one of a few, keeps the
 /// flush size its protocol was measured fastest with; past that, each gets an equal share of
-/// <see cref="TransferTuningOptions.SendBudgetBytes"/>, never less than <see cref="MinFlushBytes"/>.
+/// <paramref name="totalBytes"/> (<c>Transfer:SendBudgetBytes</c>), never less than <see cref="MinFlushBytes"/>.
 /// </summary>
-internal sealed class SendBudget(IOptions<TransferTuningOptions> options)
+internal sealed class SendBudget(int totalBytes)
 {
     /// <summary>
     /// The smallest share: two blocks of the connection memory pool, one gRPC read. Smaller, a 64 KiB
@@ -20,7 +17,6 @@ internal sealed class SendBudget(IOptions<TransferTuningOptions> options)
     /// </summary>
     public const int MinFlushBytes = 64 * 1024;
 
-    private readonly int _totalBytes = options.Value.SendBudgetBytes;
     private int _sending;
 
     /// <summary>Downloads sending now.</summary>
@@ -49,7 +45,7 @@ internal sealed class SendBudget(IOptions<TransferTuningOptions> options)
     /// </summary>
     public int FlushBytes(int preferred)
     {
-        var share = _totalBytes / Math.Max(1, Sending);
+        var share = totalBytes / Math.Max(1, Sending);
         return Math.Clamp(share, Math.Min(MinFlushBytes, preferred), preferred);
     }
 
