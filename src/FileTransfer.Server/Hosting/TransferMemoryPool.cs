@@ -63,7 +63,7 @@ internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
 /// </summary>
 internal sealed class TransferMemoryPoolFactory(IOptions<TransferTuningOptions> options) : IMemoryPoolFactory<byte>
 {
-    private readonly Lazy<TransferMemoryPool> _shared = new(() => new TransferMemoryPool(options.Value.MemoryPoolBlockBytes));
+    private readonly TransferMemoryPool _shared = new(options.Value.MemoryPoolBlockBytes);
 
-    public MemoryPool<byte> Create(MemoryPoolOptions? poolOptions = null) => _shared.Value;
+    public MemoryPool<byte> Create(MemoryPoolOptions? poolOptions = null) => _shared;
 }
