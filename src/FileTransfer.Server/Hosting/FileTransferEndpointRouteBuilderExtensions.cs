@@ -33,7 +33,7 @@ public static class FileTransferEndpointRouteBuilderExtensions
 
         app.UseFileTransferSecurity();
 
-        app.MapControllers().RequireOperationScopes();
+        app.MapRestApi();
         app.MapFileDownloads();
         app.MapFileTransferGrpc();
         app.MapFileTransferHealth();

@@ -5,13 +5,12 @@ using FileTransfer.Server.OpenApi;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
-using Microsoft.AspNetCore.Mvc.ApplicationParts;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
 
-/// <summary>Registers the FileTransfer server: storage core, REST controllers, gRPC service, health, OpenAPI.</summary>
+/// <summary>Registers the FileTransfer server: storage core, REST endpoints, gRPC service, health, OpenAPI.</summary>
 public static class FileTransferServiceCollectionExtensions
 {
     /// <summary>Adds every service <see cref="FileTransferEndpointRouteBuilderExtensions.MapFileTransfer"/> needs.</summary>
@@ -34,13 +33,10 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<IValidateOptions<DraftUploadOptions>, DraftUploadOptionsAttributes>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<MatcherPolicy, UploadProtocolPolicy>());
         services.AddSingleton<OpenedFileResultExecutor>();
-        services.AddControllers(options => options.Filters.Add<RestErrorFilter>())
-            .ConfigureApiBehaviorOptions(options => options.InvalidModelStateResponseFactory = ProblemResult.ForInvalidModel)
-            .ConfigureApplicationPartManager(parts =>
-            {
-                parts.FeatureProviders.Add(new InternalControllerFeatureProvider());
-                parts.ApplicationParts.Add(new AssemblyPart(typeof(FileTransferServiceCollectionExtensions).Assembly));
-            });
+        // A parameter or JSON body the endpoints cannot read throws, so that it is answered as every
+        // other refusal (Protocol/ExceptionRefusals), instead of a bare 400 or 415.
+        services.Configure<RouteHandlerOptions>(options => options.ThrowOnBadRequest = true);
+        services.AddEndpointsApiExplorer();
         services.AddProblemDetails();
         services.AddExceptionHandler<ProblemExceptionHandler>();
         services.Configure<ExceptionHandlerOptions>(options => options.SuppressDiagnosticsCallback = ProblemExceptionHandler.SuppressDiagnostics);

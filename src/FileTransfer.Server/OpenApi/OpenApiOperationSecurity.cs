@@ -3,7 +3,6 @@ using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Authorization;
-using Microsoft.AspNetCore.Mvc.Abstractions;
 using Microsoft.AspNetCore.Mvc.ModelBinding;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.Extensions.Options;
@@ -20,14 +19,13 @@ namespace FileTransfer.Server.OpenApi;
 /// document says what the server enforces; operations without it get nothing.
 /// </summary>
 internal sealed class OpenApiOperationSecurity(
-    EndpointDataSource endpoints,
     IOptions<AuthOptions> auth,
     IOptions<RateLimitOptions> limits) : IOpenApiOperationTransformer
 {
     public Task TransformAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken cancellationToken)
     {
         var document = context.Document;
-        var metadata = MetadataOf(context.Description.ActionDescriptor);
+        var metadata = context.Description.ActionDescriptor.EndpointMetadata;
         if (document is null || !metadata.OfType<IAuthorizeData>().Any() || metadata.OfType<IAllowAnonymous>().Any())
         {
             return Task.CompletedTask;
@@ -89,12 +87,4 @@ internal sealed class OpenApiOperationSecurity(
         Ensure(operation, status, () => Problem(document, status, description));
         return (OpenApiResponse)operation.Responses![status.ToString(CultureInfo.InvariantCulture)];
     }
-
-    /// <summary>
-    /// The metadata of the endpoint actually serving the action. An MVC action's descriptor lacks
-    /// what endpoint conventions added (the file scopes); the endpoint built from it has it.
-    /// </summary>
-    private IEnumerable<object> MetadataOf(ActionDescriptor action) =>
-        (IEnumerable<object>?)endpoints.Endpoints.FirstOrDefault(e => ReferenceEquals(e.Metadata.GetMetadata<ActionDescriptor>(), action))?.Metadata
-        ?? action.EndpointMetadata;
 }

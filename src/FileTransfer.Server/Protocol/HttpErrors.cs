@@ -1,5 +1,4 @@
 using FileTransfer.Core;
-using Microsoft.AspNetCore.Mvc;
 
 namespace FileTransfer.Server.Protocol;
 
@@ -89,7 +88,7 @@ internal static class HttpErrors
     };
 
     /// <summary>
-    /// The answer to an MVC request (or a minimal endpoint) that failed for <paramref name="reason"/>:
+    /// The answer to a request to an endpoint that failed for <paramref name="reason"/>:
     /// <see cref="ProblemWriter"/> writes it when the result runs. The reason is remembered on the
     /// request at once, for the transfer log and metrics.
     /// </summary>
@@ -102,10 +101,6 @@ internal static class HttpErrors
         Remember(context, refused.Reason);
         return new ProblemResult(refused);
     }
-
-    /// <inheritdoc cref="Result(HttpContext, ErrorReason, string)"/>
-    public static ProblemResult Problem(this ControllerBase controller, ErrorReason reason, string detail) =>
-        Result(controller.HttpContext, reason, detail);
 
     /// <summary>The reason a request failed for, kept on the request for the transfer log and metrics.</summary>
     public static void Remember(HttpContext context, ErrorReason reason) => context.Features.Set(new FailureFeature(reason));

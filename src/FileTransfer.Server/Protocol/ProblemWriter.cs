@@ -1,18 +1,18 @@
+using System.Diagnostics;
 using System.Globalization;
 using FileTransfer.Core;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.AspNetCore.Mvc.Infrastructure;
 
 namespace FileTransfer.Server.Protocol;
 
 /// <summary>
 /// The one writer of a refusal. An HTTP request gets <c>application/problem+json</c> (RFC 9457):
-/// status, title and type from <see cref="HttpErrors"/>, <c>traceId</c> from the app's
-/// <see cref="ProblemDetailsFactory"/>, the <c>reason</c> member always, <c>Retry-After</c> when
+/// status, title and type from <see cref="HttpErrors"/> (else the framework's RFC 9110 section for the
+/// status), <c>traceId</c>, the <c>reason</c> member always, <c>Retry-After</c> when
 /// <see cref="RetryAdvice"/> says the reason is transient. A gRPC call answered before it reaches the
 /// service gets the same reason as a gRPC status (<see cref="GrpcStatusResponse"/>). Every refusal is
 /// also remembered on the request for the transfer log and metrics. Middleware, filters, result
-/// executors and endpoints call it; actions return a <see cref="ProblemResult"/>, which calls it.
+/// executors and endpoints call it; endpoints return a <see cref="ProblemResult"/>, which calls it.
 /// </summary>
 internal static class ProblemWriter
 {
@@ -43,8 +43,10 @@ internal static class ProblemWriter
 
         var response = context.Response;
         var (status, title) = HttpErrors.For(reason);
-        var problem = context.RequestServices.GetRequiredService<ProblemDetailsFactory>()
-            .CreateProblemDetails(context, status, title, HttpErrors.TypeFor(reason), refusal.Message);
+        // The framework's defaults for the status (its RFC 9110 section as the type), and the trace id
+        // as MVC's problem factory gave it: the caller's trace where one is traced, else Kestrel's request id.
+        var problem = TypedResults.Problem(refusal.Message, statusCode: status, title: title, type: HttpErrors.TypeFor(reason)).ProblemDetails;
+        problem.Extensions["traceId"] = Activity.Current?.Id ?? context.TraceIdentifier;
         problem.Extensions[HttpErrors.ReasonMember] = reason.Code();
         if (refusal.ExpectedOffset is { } expected)
         {

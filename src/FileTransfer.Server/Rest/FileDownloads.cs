@@ -42,7 +42,7 @@ internal sealed class FileDownloads(FileOperations files, TransferOrigins transf
         }
         catch (Exception ex) when (RestErrorFilter.AnswerTo(ex, context, errors) is { } answer)
         {
-            await answer.ExecuteResultAsync(action);
+            await answer.ExecuteAsync(context);
             return;
         }
 

@@ -1,7 +1,5 @@
 using FileTransfer.Server.Diagnostics;
 using FileTransfer.Server.Protocol;
-using Microsoft.AspNetCore.Mvc;
-using Microsoft.AspNetCore.Mvc.Filters;
 
 namespace FileTransfer.Server.Rest;
 
@@ -12,16 +10,22 @@ namespace FileTransfer.Server.Rest;
 /// its problem (<see cref="ExceptionRefusals"/>, <see cref="ProblemWriter"/>), and a client that went
 /// away an empty answer and a Debug line. Anything else passes on to the exception handler (500, logged).
 /// </summary>
-internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) : IExceptionFilter
+internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) : IEndpointFilter
 {
-    public void OnException(ExceptionContext context)
+    public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)
     {
-        context.Result = AnswerTo(context.Exception, context.HttpContext, logger);
-        context.ExceptionHandled = context.Result is not null;
+        try
+        {
+            return await next(context);
+        }
+        catch (Exception ex) when (AnswerTo(ex, context.HttpContext, logger) is { } answer)
+        {
+            return answer;
+        }
     }
 
     /// <summary>The answer to <paramref name="exception"/> thrown by a REST endpoint, or null for the exception handler (500).</summary>
-    public static IActionResult? AnswerTo(Exception exception, HttpContext http, ILogger logger)
+    public static IResult? AnswerTo(Exception exception, HttpContext http, ILogger logger)
     {
         if (http.RequestAborted.IsCancellationRequested)
         {
@@ -37,10 +41,10 @@ internal sealed partial class RestErrorFilter(ILogger<RestErrorFilter> logger) :
         return ExceptionRefusals.IsClientAbort(exception, http) ? Aborted(http, logger) : null;
     }
 
-    private static EmptyResult Aborted(HttpContext context, ILogger logger)
+    private static IResult Aborted(HttpContext context, ILogger logger)
     {
         LogAborted(logger, context.Request.Method, context.Request.Path);
-        return new EmptyResult();
+        return Results.Empty;
     }
 
     [LoggerMessage(EventId = 41, Level = LogLevel.Debug, Message = "{Method} {Path} aborted by the client; nothing stored")]

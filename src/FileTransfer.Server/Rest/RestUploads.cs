@@ -1,6 +1,5 @@
 using FileTransfer.Core;
 using Microsoft.AspNetCore.Http.Features;
-using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
 using Microsoft.Net.Http.Headers;
 
@@ -109,12 +108,12 @@ internal static class RestUploads
     /// draft's last append): 201 with <c>Location</c> for a new file, 200 for a replaced one, with
     /// the stored file, its ETag and its <c>Repr-Digest</c>.
     /// </summary>
-    public static IActionResult Stored(HttpResponse response, UploadResult result)
+    public static IResult Stored(HttpResponse response, UploadResult result)
     {
         var file = UploadedFile.From(result);
         response.Headers.ETag = file.ETag;
         response.Headers[ContentDigest.ReprDigestHeader] = ContentDigest.Format(result.Sha256);
-        return result.Replaced ? new OkObjectResult(file) : new CreatedResult(UploadedFile.LocationOf(file.Name), file);
+        return result.Replaced ? Results.Ok(file) : Results.Created(UploadedFile.LocationOf(file.Name), file);
     }
 
     /// <summary>

@@ -24,3 +24,48 @@ public sealed record LinkRequest(
 /// <param name="MaxBytes">Write links: the size cap.</param>
 /// <param name="Sha256">Write links: the required SHA-256, when fixed.</param>
 public sealed record LinkResponse(string Url, string Token, string Path, string Access, DateTimeOffset ExpiresAt, long? MaxBytes, string? Sha256);
+
+/// <summary>
+/// The checks the attributes of <see cref="LinkRequest"/> declare (and the OpenAPI schema shows), made
+/// on the request as read: each refused field with its message, as <c>errors</c> of the 400 problem.
+/// </summary>
+internal static class LinkRequestRules
+{
+    private static readonly System.Text.RegularExpressions.Regex AccessPattern = new("^(read|write)$");
+    private static readonly System.Text.RegularExpressions.Regex Sha256Pattern = new("^[0-9a-f]{64}$");
+
+    public static Dictionary<string, string[]> Refusals(LinkRequest request)
+    {
+        var errors = new Dictionary<string, string[]>(StringComparer.Ordinal);
+        if (string.IsNullOrEmpty(request.Path))
+        {
+            errors[nameof(LinkRequest.Path)] = ["The Path field is required."];
+        }
+
+        if (string.IsNullOrEmpty(request.Access))
+        {
+            errors[nameof(LinkRequest.Access)] = ["The Access field is required."];
+        }
+        else if (!AccessPattern.IsMatch(request.Access))
+        {
+            errors[nameof(LinkRequest.Access)] = ["Access must be 'read' or 'write'."];
+        }
+
+        if (request.ExpiresInSeconds < 1)
+        {
+            errors[nameof(LinkRequest.ExpiresInSeconds)] = [$"The field ExpiresInSeconds must be between 1 and {int.MaxValue}."];
+        }
+
+        if (request.MaxBytes < 0)
+        {
+            errors[nameof(LinkRequest.MaxBytes)] = [$"The field MaxBytes must be between 0 and {long.MaxValue}."];
+        }
+
+        if (request.Sha256 is { } sha256 && !Sha256Pattern.IsMatch(sha256))
+        {
+            errors[nameof(LinkRequest.Sha256)] = ["Sha256 must be 64 lowercase hex digits."];
+        }
+
+        return errors;
+    }
+}

@@ -16,7 +16,8 @@ internal static class OperationScopeConvention
     public static TBuilder RequireOperationScopes<TBuilder>(this TBuilder builder)
         where TBuilder : IEndpointConventionBuilder
     {
-        builder.Add(endpoint =>
+        // Last, once the endpoint's own metadata (its handler's attributes) is all there.
+        builder.Finally(endpoint =>
         {
             // One policy per declared operation, granted by any of its scopes; every scope, each its
             // own policy, for an undeclared endpoint that serves files.

@@ -1,7 +1,7 @@
+using System.Reflection;
 using FileTransfer.Server.Rest;
 using FileTransfer.Server.Security;
 using FileTransfer.Server.Tests.Infrastructure;
-using Microsoft.AspNetCore.Mvc.Controllers;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Routing.Patterns;
 using Microsoft.Extensions.DependencyInjection;
@@ -11,8 +11,8 @@ namespace FileTransfer.Server.Tests.Architecture;
 
 /// <summary>
 /// tus and the IETF draft are endpoints of their own where they share a route with each other or
-/// with a plain upload, chosen by routing from their metadata; no action reads the header fields of
-/// a protocol other than its own, nor chooses between protocols (issue 29 item 7).
+/// with a plain upload, chosen by routing from their metadata; no endpoint's handler reads the header
+/// fields of a protocol other than its own, nor chooses between protocols (issue 29 item 7).
 /// </summary>
 public sealed class UploadEndpointTests : IClassFixture<FileTransferFactory>
 {
@@ -31,52 +31,56 @@ public sealed class UploadEndpointTests : IClassFixture<FileTransferFactory>
     [InlineData("POST", "api/files/{path}", "Plain")]
     public void The_Draft_And_The_Protocol_Beside_It_Are_Distinct_Endpoints_With_Their_Metadata(string method, string route, string other)
     {
-        var endpoints = _factory.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>()
+        var endpoints = RouteEndpoints()
             .Where(e => Shape(e.RoutePattern) == route && e.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods.Contains(method) == true)
             .ToList();
 
         Assert.Equal(2, endpoints.Count);
         var protocols = endpoints.Select(e => e.Metadata.GetMetadata<UploadProtocolAttribute>()?.Protocol.ToString()).Order().ToList();
         Assert.Equal(new[] { "Draft", other }.Order(), protocols);
-        var controllers = endpoints.Select(e => e.Metadata.GetMetadata<ControllerActionDescriptor>()!.ControllerTypeInfo).Distinct().ToList();
-        Assert.Equal(2, controllers.Count);
+        var handlers = endpoints.Select(e => e.Metadata.GetMetadata<MethodInfo>()!.DeclaringType).Distinct().ToList();
+        Assert.Equal(2, handlers.Count);
 
         // The same operation either way: the same scope, as the same kind of caller.
         Assert.Single(endpoints.Select(e => e.Metadata.GetMetadata<OperationAttribute>()!.Operation).Distinct());
     }
 
     [Fact]
-    public void No_Action_Reads_The_Header_Fields_Of_Another_Protocol_Or_Chooses_One()
+    public void No_Handler_Reads_The_Header_Fields_Of_Another_Protocol_Or_Chooses_One()
     {
         // A protocol's types are its wire spelling and translators (TusProtocol, DraftProtocol, ...).
-        // Read by name from the built assembly, so that the rule holds for types added later.
+        // The handlers are those the REST endpoints run, read from the built assembly, so that the
+        // rule holds for endpoints added later.
         var module = AssemblyDefinition.ReadAssembly(Path.Combine(AppContext.BaseDirectory, "FileTransfer.Server.dll")).MainModule;
         var violations = new SortedSet<string>(StringComparer.Ordinal);
-        var actions = 0;
-        foreach (var controller in module.GetTypes().Where(t => t.Namespace == typeof(UploadProtocol).Namespace && t.Name.EndsWith("Controller", StringComparison.Ordinal)))
+        var handlers = RouteEndpoints()
+            .Select(e => (Method: e.Metadata.GetMetadata<MethodInfo>(), Declared: e.Metadata.GetMetadata<UploadProtocolAttribute>()?.Protocol.ToString()))
+            .Where(h => h.Method?.DeclaringType?.Namespace == typeof(UploadProtocol).Namespace)
+            .Distinct()
+            .ToList();
+        foreach (var (method, declared) in handlers)
         {
-            foreach (var action in controller.Methods.Where(m => m.IsPublic && !m.IsStatic && !m.IsConstructor))
+            var handler = module.GetType(method!.DeclaringType!.FullName).Methods.Single(m => m.Name == method.Name);
+            var name = $"{handler.DeclaringType.Name}.{handler.Name}";
+            var used = Reached(handler).ToList();
+            var spoken = used.Select(ProtocolOf).OfType<string>().Distinct().Order().ToList();
+            if (spoken.Count > 1 || (declared is not null && spoken.Any(p => p != declared)))
             {
-                actions++;
-                var name = $"{controller.Name}.{action.Name}";
-                var used = Reached(action).ToList();
-                var spoken = used.Select(ProtocolOf).OfType<string>().Distinct().Order().ToList();
-                var declared = DeclaredProtocol(action) ?? DeclaredProtocol(controller);
-                if (spoken.Count > 1 || (declared is not null && spoken.Any(p => p != declared)))
-                {
-                    violations.Add($"{name} ({declared ?? "no protocol"}) uses types of {string.Join(" and ", spoken)}");
-                }
+                violations.Add($"{name} ({declared ?? "no protocol"}) uses types of {string.Join(" and ", spoken)}");
+            }
 
-                if (used.OfType<MethodReference>().FirstOrDefault(m => SelectionRules.Contains(m.Name)) is { } rule)
-                {
-                    violations.Add($"{name} chooses a protocol itself: {rule.DeclaringType.Name}.{rule.Name}");
-                }
+            if (used.OfType<MethodReference>().FirstOrDefault(m => SelectionRules.Contains(m.Name)) is { } rule)
+            {
+                violations.Add($"{name} chooses a protocol itself: {rule.DeclaringType.Name}.{rule.Name}");
             }
         }
 
-        Assert.True(actions >= 10, $"only {actions} actions read");
+        Assert.True(handlers.Count >= 10, $"only {handlers.Count} handlers read");
         Assert.True(violations.Count == 0, string.Join('\n', violations));
     }
+
+    private List<RouteEndpoint> RouteEndpoints() =>
+        [.. _factory.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>()];
 
     // The rules that tell the protocols apart from a request's header fields (and main's old ones).
     private static readonly HashSet<string> SelectionRules = ["NamesInteropVersion", "CreatesUpload", "IsRequest", "TryCreateAsync"];
@@ -96,13 +100,8 @@ public sealed class UploadEndpointTests : IClassFixture<FileTransferFactory>
             : null;
     }
 
-    private static string? DeclaredProtocol(ICustomAttributeProvider provider) =>
-        provider.CustomAttributes.FirstOrDefault(a => a.AttributeType.Name == nameof(UploadProtocolAttribute)) is { } attribute
-            ? attribute.ConstructorArguments[0].Type.Resolve().Fields.Single(f => f.HasConstant && Equals(f.Constant, attribute.ConstructorArguments[0].Value)).Name
-            : null;
-
-    // Every type and member the action's body reaches: its own IL, its async state machine's, and
-    // that of the methods of its own controller it calls (a dispatch may hide in a helper).
+    // Every type and member the handler's body reaches: its own IL, its async state machine's, and
+    // that of the methods of its own class it calls (a dispatch may hide in a helper).
     private static IEnumerable<MemberReference> Reached(MethodDefinition action)
     {
         var seen = new HashSet<MethodDefinition>();

@@ -26,7 +26,7 @@ public sealed class CachedPrincipalTests(SecurityFactory factory) : IClassFixtur
             Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         }
 
-        var principals = ScopeProbeController.Principals;
+        var principals = ScopeProbeEndpoints.Principals;
         var store = factory.Services.GetRequiredService<ApiKeyStore>();
         var readPrincipal = (await store.Find(SecurityFactory.ReadKey)!).Principal;
         Assert.Same(readPrincipal, principals["r1"]);
@@ -102,6 +102,6 @@ public sealed class CachedPrincipalTests(SecurityFactory factory) : IClassFixtur
         using var client = factory.ClientWith(SecurityFactory.ReadKey + "x");
         using var response = await client.GetAsync("/api/files/probe-principal/a.bin?probe=refused", TestTimeout.Token);
         Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
-        Assert.False(ScopeProbeController.Principals.ContainsKey("refused"));
+        Assert.False(ScopeProbeEndpoints.Principals.ContainsKey("refused"));
     }
 }

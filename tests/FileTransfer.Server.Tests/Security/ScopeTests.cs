@@ -6,7 +6,7 @@ namespace FileTransfer.Server.Tests.Security;
 /// <summary>
 /// One table (the core's) maps each declared operation to a scope: reads and listings read, writes
 /// write, deletes delete; an action under api/files that declares none needs every scope. It applies
-/// to the probe controller, which declares operations but no authorization at all.
+/// to the probe endpoints, which declare operations but no authorization at all.
 /// </summary>
 public sealed class ScopeTests(SecurityFactory factory) : IClassFixture<SecurityFactory>
 {

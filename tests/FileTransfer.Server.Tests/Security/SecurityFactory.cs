@@ -8,7 +8,7 @@ namespace FileTransfer.Server.Tests.Security;
 
 /// <summary>
 /// The application with one key per scope besides the full test key, and a controller of its
-/// own (<see cref="ScopeProbeController"/>) that the server has never heard of: what the scope
+/// own (<see cref="ScopeProbeEndpoints"/>) that the server has never heard of: what the scope
 /// convention does to it, it does to any controller added later.
 /// </summary>
 public class SecurityFactory : FileTransferFactory
@@ -56,7 +56,6 @@ public class SecurityFactory : FileTransferFactory
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         base.ConfigureWebHost(builder);
-        builder.ConfigureTestServices(services =>
-            services.AddControllers().AddApplicationPart(typeof(ScopeProbeController).Assembly));
+        builder.ConfigureTestServices(services => services.AddSingleton<IStartupFilter, ScopeProbeEndpoints>());
     }
 }

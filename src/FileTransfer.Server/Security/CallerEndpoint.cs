@@ -6,10 +6,7 @@ using Microsoft.AspNetCore.Mvc;
 namespace FileTransfer.Server.Security;
 
 /// <summary>Who the request's credential is, and what it grants: for a client (the web page) that offers only what the caller may do.</summary>
-[ApiController]
-[Route("api/caller")]
-[AllowAnonymous]
-internal sealed class CallerController : ControllerBase
+internal static class CallerEndpoint
 {
     /// <summary>
     /// The caller of this request: its id (<c>key:…</c>, <c>user:…</c>, <c>link:…</c>, <c>anonymous</c>),
@@ -17,12 +14,13 @@ internal sealed class CallerController : ControllerBase
     /// file. No credential: the anonymous caller (who reads where anonymous reads are allowed). The
     /// server decides every request by the same policy whatever this says.
     /// </summary>
-    [HttpGet]
+    /// <param name="context">The request.</param>
+    [AllowAnonymous]
     [ProducesResponseType<CallerDescription>(StatusCodes.Status200OK, MediaTypeNames.Application.Json)]
-    public CallerDescription Get()
+    public static IResult Get(HttpContext context)
     {
-        var caller = Callers.Of(HttpContext);
-        return new CallerDescription(caller.Id, [.. Scopes.All.Where(caller.Holds)], caller.Folders, caller.Link?.Name);
+        var caller = Callers.Of(context);
+        return Results.Ok(new CallerDescription(caller.Id, [.. Scopes.All.Where(caller.Holds)], caller.Folders, caller.Link?.Name));
     }
 }
 

@@ -15,7 +15,7 @@ namespace FileTransfer.Server.Rest;
 /// creation-with-upload, creation-defer-length, termination, expiration and checksum, each request
 /// translated into the core's upload sessions, which the draft and gRPC continue too. Every answer
 /// carries <c>Tus-Resumable</c>. A request to an upload that names an
-/// <c>Upload-Draft-Interop-Version</c> is routed to <see cref="DraftUploadsController"/> instead
+/// <c>Upload-Draft-Interop-Version</c> is routed to <see cref="DraftUploads"/> instead
 /// (<see cref="UploadProtocolPolicy"/>); the core decides everything (docs/resumable-uploads.md).
 /// </summary>
 /// <remarks>
@@ -23,29 +23,26 @@ namespace FileTransfer.Server.Rest;
 /// <c>api/uploads/{uploadId}</c> are described here for both protocols, and the draft's endpoints are
 /// left out of it.
 /// </remarks>
-[ApiController]
-[Route(Routes.Uploads)]
-[Tags("UploadSessions")]
-[UploadProtocol(UploadProtocol.Tus)]
-internal sealed class TusUploadsController(UploadSessions sessions, IOptions<StorageOptions> storage, TransferOrigins transfers) : ControllerBase
+internal static class TusUploads
 {
     /// <summary>
     /// tus discovery: <c>Tus-Version</c>, <c>Tus-Extension</c> (creation, creation-with-upload,
     /// creation-defer-length, termination, expiration, checksum), <c>Tus-Max-Size</c> and
     /// <c>Tus-Checksum-Algorithm</c>. No credential needed.
     /// </summary>
-    [HttpOptions]
+    /// <param name="context">The request.</param>
+    /// <param name="storage">The storage limits.</param>
     [AllowAnonymous]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
-    public IActionResult Discover()
+    public static IResult Discover(HttpContext context, [FromServices] IOptions<StorageOptions> storage)
     {
-        var headers = Response.Headers;
+        var headers = context.Response.Headers;
         headers[TusProtocol.ResumableHeader] = TusProtocol.Version;
         headers[TusProtocol.VersionHeader] = TusProtocol.Version;
         headers[TusProtocol.ExtensionHeader] = TusProtocol.Extensions;
         headers[TusProtocol.MaxSizeHeader] = storage.Value.MaxFileSizeBytes.ToString(CultureInfo.InvariantCulture);
         headers[TusProtocol.ChecksumAlgorithmHeader] = string.Join(',', RequestChecksum.Algorithms);
-        return NoContent();
+        return Results.NoContent();
     }
 
     /// <summary>
@@ -56,43 +53,46 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
     /// <c>Location</c> of the upload and <c>Upload-Expires</c>. <c>If-None-Match: *</c> / <c>If-Match</c>
     /// apply to the commit, as for any upload.
     /// </summary>
-    [HttpPost]
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="storage">The storage limits.</param>
+    /// <param name="transfers">Where the transfer is counted.</param>
     [Operation(FileOperation.Write)]
-    [DisableFormValueModelBinding]
     [ProducesResponseType(StatusCodes.Status201Created)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status413PayloadTooLarge, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status415UnsupportedMediaType, "application/problem+json")]
-    public async Task<IActionResult> Create()
+    public static async Task<IResult> Create(
+        HttpContext context, [FromServices] UploadSessions sessions, [FromServices] IOptions<StorageOptions> storage, [FromServices] TransferOrigins transfers)
     {
-        var (request, response) = (Request, Response);
+        var (request, response) = (context.Request, context.Response);
         TusProtocol.AnswerAsTus(response);
         TusProtocol.CheckVersion(request);
         var length = TusProtocol.CreationLength(request);
         var metadataText = request.Headers[TusProtocol.MetadataHeader].ToString();
         var metadata = TusProtocol.Metadata(metadataText);
         var withUpload = IsOffsetOctetStream(request);
-        if (!withUpload && HasContent(HttpContext))
+        if (!withUpload && HasContent(context))
         {
-            return Unsupported(HttpContext);
+            return Unsupported(context);
         }
 
-        var caller = SessionUploads.Caller(HttpContext);
+        var caller = SessionUploads.Caller(context);
         var upload = new UploadRequest(TusProtocol.NameOf(metadata))
         {
             DeclaredLength = length,
-            ExpectedSha256 = WholeFileSha256(HttpContext, metadata),
+            ExpectedSha256 = WholeFileSha256(context, metadata),
             Preconditions = RestUploads.PreconditionsOf(request),
             Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
         var checksum = TusProtocol.Checksum(request);
-        var session = await SessionUploads.CreateAsync(HttpContext, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
+        var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadataText.Length > 0 ? metadataText : null, checksum);
 
         response.Headers.Location = SessionUploads.Location(request, session.Id);
         if (withUpload || length == 0)
         {
-            var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Tus));
+            var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocol.Tus));
             session = outcome.Session;
             response.Headers[TusProtocol.OffsetHeader] = session.Offset.ToString(CultureInfo.InvariantCulture);
             SessionUploads.WriteCompleted(response, session);
@@ -103,7 +103,7 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
         }
 
         TusProtocol.WriteExpiry(response, session);
-        return StatusCode(StatusCodes.Status201Created);
+        return Results.StatusCode(StatusCodes.Status201Created);
     }
 
     /// <summary>
@@ -114,22 +114,24 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
     /// <c>Repr-Digest</c> and <c>Content-Location</c>. Only the upload's owner, or a key with the
     /// <c>delete</c> scope, may ask.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpHead("{uploadId}")]
     [Operation(FileOperation.ManageUpload)]
     [ProducesResponseType(StatusCodes.Status200OK)]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
     [ProducesResponseType(StatusCodes.Status403Forbidden)]
     [ProducesResponseType(StatusCodes.Status404NotFound)]
     [ProducesResponseType(StatusCodes.Status410Gone)]
-    public async Task<IActionResult> Status(string uploadId)
+    public static async Task<IResult> Status(HttpContext context, [FromServices] UploadSessions sessions, string uploadId)
     {
-        TusProtocol.AnswerAsTus(Response);
-        TusProtocol.CheckVersion(Request);
-        var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(HttpContext), HttpContext.RequestAborted);
-        TusProtocol.WriteStatus(Response, session);
-        SessionUploads.WriteCompleted(Response, session);
-        return Ok();
+        var response = context.Response;
+        TusProtocol.AnswerAsTus(response);
+        TusProtocol.CheckVersion(context.Request);
+        var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
+        TusProtocol.WriteStatus(response, session);
+        SessionUploads.WriteCompleted(response, session);
+        return Results.Ok();
     }
 
     /// <summary>
@@ -142,10 +144,12 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
     /// the last bytes the answer of a plain upload (201 / 200 and the stored file). A second append
     /// while one runs is refused (409, <c>UPLOAD_BUSY</c>).
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="storage">The storage limits.</param>
+    /// <param name="transfers">Where the transfer is counted.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpPatch("{uploadId}")]
     [Operation(FileOperation.Write)]
-    [DisableFormValueModelBinding]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status201Created)]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status200OK)]
@@ -158,46 +162,49 @@ internal sealed class TusUploadsController(UploadSessions sessions, IOptions<Sto
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status415UnsupportedMediaType, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(HttpErrors.ChecksumMismatchStatus, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status507InsufficientStorage, "application/problem+json")]
-    public async Task<IActionResult> Append(string uploadId)
+    public static async Task<IResult> Append(
+        HttpContext context, [FromServices] UploadSessions sessions, [FromServices] IOptions<StorageOptions> storage, [FromServices] TransferOrigins transfers, string uploadId)
     {
-        var (request, response) = (Request, Response);
+        var (request, response) = (context.Request, context.Response);
         TusProtocol.AnswerAsTus(response);
         TusProtocol.CheckVersion(request);
         if (!IsOffsetOctetStream(request))
         {
-            return Unsupported(HttpContext);
+            return Unsupported(context);
         }
 
-        var write = new UploadWriteRequest(uploadId, SessionUploads.Caller(HttpContext), TusProtocol.Offset(request))
+        var write = new UploadWriteRequest(uploadId, SessionUploads.Caller(context), TusProtocol.Offset(request))
         {
             Length = TusProtocol.Length(request),
             Checksum = TusProtocol.Checksum(request),
             Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Tus),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Tus));
+        var outcome = await SessionUploads.AppendAsync(context, sessions, write, UploadEnd.AtLength, storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocol.Tus));
         response.Headers[TusProtocol.OffsetHeader] = outcome.Session.Offset.ToString(CultureInfo.InvariantCulture);
         TusProtocol.WriteExpiry(response, outcome.Session);
         SessionUploads.WriteCompleted(response, outcome.Session);
-        return NoContent();
+        return Results.NoContent();
     }
 
     /// <summary>
     /// Cancels the upload (tus termination, draft cancellation): its bytes are removed and nothing
     /// is stored. 204. The upload's owner, or a key with the <c>delete</c> scope.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpDelete("{uploadId}")]
     [Operation(FileOperation.ManageUpload)]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status403Forbidden, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status409Conflict, "application/problem+json")]
-    public async Task<IActionResult> Cancel(string uploadId)
+    public static async Task<IResult> Cancel(HttpContext context, [FromServices] UploadSessions sessions, string uploadId)
     {
-        TusProtocol.AnswerAsTus(Response);
-        TusProtocol.CheckVersion(Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Tus), HttpContext.RequestAborted);
-        return NoContent();
+        var request = context.Request;
+        TusProtocol.AnswerAsTus(context.Response);
+        TusProtocol.CheckVersion(request);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), RestUploads.ProtocolOf(request, TransferProtocol.Tus), context.RequestAborted);
+        return Results.NoContent();
     }
 
     // Repr-Digest (RFC 9530) and the sha256 metadata: the same digest if both are sent.

@@ -17,14 +17,11 @@ namespace FileTransfer.Server.Rest;
 /// Kestrel cannot send the interim <c>104 (Upload Resumption Supported)</c>: a client learns the
 /// upload's address from the final answer to its creation (docs/resumable-uploads.md).
 /// </summary>
-[ApiController]
-[ApiExplorerSettings(IgnoreApi = true)]
-[UploadProtocol(UploadProtocol.Draft)]
-internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<DraftUploadOptions> options, IOptions<StorageOptions> storage, TransferOrigins transfers) : ControllerBase
+internal static class DraftUploads
 {
     // A creation names its file: "POST api/files" without one is a form, or refused by the plain upload.
-    private const string FileRoute = Routes.Files + "/{**path:minlength(1)}";
-    private const string UploadRoute = Routes.Uploads + "/{uploadId}";
+    public const string FileRoute = Routes.Files + "/{**path:minlength(1)}";
+    public const string UploadRoute = Routes.Uploads + "/{uploadId}";
 
     /// <summary>
     /// Creates an upload of <paramref name="path"/> (an interop version and <c>Upload-Complete</c>),
@@ -32,46 +29,57 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
     /// once complete, what a plain upload would have answered. A version not served is refused (412);
     /// routing sends such a request here only while it is incomplete.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="options">The interop versions served.</param>
+    /// <param name="storage">The storage limits.</param>
+    /// <param name="transfers">Where the transfer is counted.</param>
     /// <param name="path">Name relative to the storage root, '/' separated.</param>
-    [HttpPut(FileRoute)]
-    [HttpPost(FileRoute)]
     [Operation(FileOperation.Write)]
-    [DisableFormValueModelBinding]
-    public async Task<IActionResult> Create(string path)
+    public static async Task<IResult> Create(
+        HttpContext context,
+        [FromServices] UploadSessions sessions,
+        [FromServices] IOptions<DraftUploadOptions> options,
+        [FromServices] IOptions<StorageOptions> storage,
+        [FromServices] TransferOrigins transfers,
+        string path)
     {
-        var request = Request;
-        var version = ServedVersion(request);
+        var (request, response) = (context.Request, context.Response);
+        var version = ServedVersion(request, options.Value);
         var complete = DraftProtocol.IsComplete(request, version)
             ?? throw new FileTransferException(ErrorReason.InvalidUploadStream, "An upload creation carries Upload-Complete: ?1 with the whole file, ?0 with its first bytes.");
-        var caller = SessionUploads.Caller(HttpContext);
+        var caller = SessionUploads.Caller(context);
         var upload = new UploadRequest(path)
         {
             DeclaredLength = DraftProtocol.Length(request, 0, complete),
-            ExpectedSha256 = SessionUploads.Sha256Of(HttpContext, ContentDigest.ReprDigestHeader),
+            ExpectedSha256 = SessionUploads.Sha256Of(context, ContentDigest.ReprDigestHeader),
             Preconditions = RestUploads.PreconditionsOf(request),
             Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
-        var checksum = ContentChecksum(HttpContext);
-        var session = await SessionUploads.CreateAsync(HttpContext, sessions, upload, caller, metadata: null, checksum);
+        var checksum = ContentChecksum(context);
+        var session = await SessionUploads.CreateAsync(context, sessions, upload, caller, metadata: null, checksum);
 
         // Set before the content is read: a client that sees any answer (even an error) learns it.
-        Response.Headers.Location = SessionUploads.Location(request, session.Id);
-        DraftProtocol.WriteLimits(Response, session.MaxBytes, sessions.TimeLeft(session));
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Draft));
-        return Answer(Response, outcome, version, StatusCodes.Status201Created);
+        response.Headers.Location = SessionUploads.Location(request, session.Id);
+        DraftProtocol.WriteLimits(response, session.MaxBytes, sessions.TimeLeft(session));
+        var outcome = await SessionUploads.AppendAsync(context, sessions, new UploadWriteRequest(session.Id, caller, 0) { Checksum = checksum, Protocol = upload.Protocol }, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocol.Draft));
+        return Answer(response, outcome, version, StatusCodes.Status201Created);
     }
 
     /// <summary>Offset retrieval: 204 with the offset, completeness, length, limits; never cached.</summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="options">The interop versions served.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpHead(UploadRoute)]
     [Operation(FileOperation.ManageUpload)]
-    public async Task<IActionResult> Status(string uploadId)
+    public static async Task<IResult> Status(HttpContext context, [FromServices] UploadSessions sessions, [FromServices] IOptions<DraftUploadOptions> options, string uploadId)
     {
-        var version = ServedVersion(Request);
-        var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(HttpContext), HttpContext.RequestAborted);
-        DraftProtocol.WriteStatus(Response, session, version, sessions.TimeLeft(session));
-        SessionUploads.WriteCompleted(Response, session);
-        return NoContent();
+        var response = context.Response;
+        var version = ServedVersion(context.Request, options.Value);
+        var session = await sessions.GetAsync(uploadId, SessionUploads.Caller(context), context.RequestAborted);
+        DraftProtocol.WriteStatus(response, session, version, sessions.TimeLeft(session));
+        SessionUploads.WriteCompleted(response, session);
+        return Results.NoContent();
     }
 
     /// <summary>
@@ -79,53 +87,65 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
     /// the mismatching-upload-offset problem when it is not the durable offset); with
     /// <c>Upload-Complete: ?1</c> the upload is verified and stored, and answered as a plain upload.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="options">The interop versions served.</param>
+    /// <param name="storage">The storage limits.</param>
+    /// <param name="transfers">Where the transfer is counted.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpPatch(UploadRoute)]
     [Operation(FileOperation.Write)]
-    [DisableFormValueModelBinding]
-    public async Task<IActionResult> Append(string uploadId)
+    public static async Task<IResult> Append(
+        HttpContext context,
+        [FromServices] UploadSessions sessions,
+        [FromServices] IOptions<DraftUploadOptions> options,
+        [FromServices] IOptions<StorageOptions> storage,
+        [FromServices] TransferOrigins transfers,
+        string uploadId)
     {
-        var request = Request;
-        var version = ServedVersion(request);
+        var request = context.Request;
+        var version = ServedVersion(request, options.Value);
         if (!DraftProtocol.HasAppendType(request, version))
         {
-            return SessionUploads.UnsupportedMediaType(HttpContext, $"An append sends its bytes as Content-Type: {DraftProtocol.PartialUpload}.");
+            return SessionUploads.UnsupportedMediaType(context, $"An append sends its bytes as Content-Type: {DraftProtocol.PartialUpload}.");
         }
 
         var offset = DraftProtocol.Offset(request);
         var complete = DraftProtocol.IsComplete(request, version)
             ?? throw new FileTransferException(ErrorReason.InvalidUploadStream, "An append carries Upload-Complete: ?1 with the last bytes, ?0 before.");
-        var write = new UploadWriteRequest(uploadId, SessionUploads.Caller(HttpContext), offset)
+        var write = new UploadWriteRequest(uploadId, SessionUploads.Caller(context), offset)
         {
             Length = DraftProtocol.Length(request, offset, complete),
-            Checksum = ContentChecksum(HttpContext),
+            Checksum = ContentChecksum(context),
             Protocol = RestUploads.ProtocolOf(request, TransferProtocol.Draft),
         };
-        var outcome = await SessionUploads.AppendAsync(HttpContext, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(HttpContext, TransferProtocol.Draft));
-        return Answer(Response, outcome, version, StatusCodes.Status204NoContent);
+        var outcome = await SessionUploads.AppendAsync(context, sessions, write, EndOf(complete), storage.Value.MaxFileSizeBytes, transfers.For(context, TransferProtocol.Draft));
+        return Answer(context.Response, outcome, version, StatusCodes.Status204NoContent);
     }
 
     /// <summary>Upload cancellation: the session and its bytes are removed (a request still appending is ended first).</summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions.</param>
+    /// <param name="options">The interop versions served.</param>
     /// <param name="uploadId">The upload's id, from the <c>Location</c> of its creation.</param>
-    [HttpDelete(UploadRoute)]
     [Operation(FileOperation.ManageUpload)]
-    public async Task<IActionResult> Cancel(string uploadId)
+    public static async Task<IResult> Cancel(HttpContext context, [FromServices] UploadSessions sessions, [FromServices] IOptions<DraftUploadOptions> options, string uploadId)
     {
-        ServedVersion(Request);
-        await sessions.CancelAsync(uploadId, SessionUploads.Caller(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Draft), HttpContext.RequestAborted);
-        return NoContent();
+        var request = context.Request;
+        ServedVersion(request, options.Value);
+        await sessions.CancelAsync(uploadId, SessionUploads.Caller(context), RestUploads.ProtocolOf(request, TransferProtocol.Draft), context.RequestAborted);
+        return Results.NoContent();
     }
 
     // An incomplete upload: the progress (201 for a creation, with Location and limits, else 204).
     // A complete one: what the target answers a plain upload (201 / 200 with the stored file), with
     // Upload-Complete: ?1 and the offset (draft, Upload Append: the response MUST include
     // Upload-Complete with a true value).
-    private static IActionResult Answer(HttpResponse response, UploadSessionOutcome outcome, int version, int incompleteStatus)
+    private static IResult Answer(HttpResponse response, UploadSessionOutcome outcome, int version, int incompleteStatus)
     {
         DraftProtocol.WriteProgress(response, outcome.Session, version);
         if (outcome.Stored is not { } stored)
         {
-            return new StatusCodeResult(incompleteStatus);
+            return Results.StatusCode(incompleteStatus);
         }
 
         return RestUploads.Stored(response, stored);
@@ -141,12 +161,10 @@ internal sealed class DraftUploadsController(UploadSessions sessions, IOptions<D
     private static RequestChecksum? ContentChecksum(HttpContext context) =>
         SessionUploads.Sha256Of(context, ContentDigest.ContentDigestHeader) is { } sha256 ? RequestChecksum.ContentDigest(sha256) : null;
 
-    private int ServedVersion(HttpRequest request) =>
-        DraftProtocol.InteropVersion(request) is { } version && Serves(version) ? version : throw Unsupported(DraftProtocol.InteropVersion(request));
+    private static int ServedVersion(HttpRequest request, DraftUploadOptions options) =>
+        DraftProtocol.InteropVersion(request) is { } version && options.InteropVersions.Contains(version) ? version : throw Unsupported(DraftProtocol.InteropVersion(request), options);
 
-    private bool Serves(int version) => options.Value.InteropVersions.Contains(version);
-
-    private FileTransferException Unsupported(int? version) => new(
+    private static FileTransferException Unsupported(int? version, DraftUploadOptions options) => new(
         ErrorReason.UnsupportedProtocolVersion,
-        $"Upload-Draft-Interop-Version {version?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "(not an integer)"} is not served; this server speaks {string.Join(", ", options.Value.InteropVersions)}.");
+        $"Upload-Draft-Interop-Version {version?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "(not an integer)"} is not served; this server speaks {string.Join(", ", options.InteropVersions)}.");
 }

@@ -16,10 +16,10 @@ namespace FileTransfer.Server.Rest;
 /// arrived, so a failed request (or a precondition that fails for one part) stores none of them.
 /// A form carries at most <see cref="StorageOptions.MaxFilesPerRequest"/> files.
 /// </summary>
-[ApiController]
-[Route(Routes.Files)]
-internal sealed class MultipartUploadsController(FileOperations files, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
+internal static class MultipartUploads
 {
+    private const string FormType = "multipart/form-data";
+
     // RFC 2046 5.1.1: a boundary is at most 70 characters.
     private const int MaxBoundaryLength = 70;
 
@@ -30,39 +30,48 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
     /// <c>Storage:MaxFilesPerRequest</c> files (413 beyond either). <c>If-None-Match</c> / <c>If-Match</c>
     /// apply to every part; one that fails (412) stores none of them.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="files">The storage core.</param>
+    /// <param name="options">The storage limits.</param>
+    /// <param name="transfers">Where the transfers are counted.</param>
     /// <param name="folder">Folder (relative to the storage root) to store the files in.</param>
-    [HttpPost]
     [Operation(FileOperation.Write)]
-    [Consumes("multipart/form-data")]
-    [DisableFormValueModelBinding]
     [ProducesResponseType<IReadOnlyList<UploadedFile>>(StatusCodes.Status201Created)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status409Conflict, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status413PayloadTooLarge, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status507InsufficientStorage, "application/problem+json")]
-    public async Task<IActionResult> UploadForm([FromQuery] string? folder)
+    public static async Task<IResult> UploadForm(
+        HttpContext context, [FromServices] FileOperations files, [FromServices] IOptions<StorageOptions> options, [FromServices] TransferOrigins transfers, [FromQuery] string? folder)
     {
-        var boundary = HeaderUtilities.RemoveQuotes(MediaTypeHeaderValue.Parse(Request.ContentType).Boundary).Value;
+        var request = context.Request;
+        if (!MediaTypeHeaderValue.TryParse(request.ContentType, out var type) || !type.MediaType.Equals(FormType, StringComparison.OrdinalIgnoreCase))
+        {
+            // "api/files" names no file, so a raw body has nowhere to go (routing sends every POST here).
+            return HttpErrors.Result(context, ErrorReason.UnsupportedMediaType, "POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.");
+        }
+
+        var boundary = HeaderUtilities.RemoveQuotes(type.Boundary).Value;
         if (string.IsNullOrEmpty(boundary) || boundary.Length > MaxBoundaryLength)
         {
-            return this.Problem(ErrorReason.InvalidUploadStream, "The multipart boundary is missing or longer than 70 characters.");
+            return HttpErrors.Result(context, ErrorReason.InvalidUploadStream, "The multipart boundary is missing or longer than 70 characters.");
         }
 
         var limits = options.Value;
-        RestUploads.AllowBodyOf(HttpContext, limits.MaxFileSizeBytes);
+        RestUploads.AllowBodyOf(context, limits.MaxFileSizeBytes);
 
         // The request's own digest covers the whole multipart body (RFC 9530 3): it is checked
         // against every byte of the body before anything is committed. A part's digest is in the
         // part's headers.
-        var bodyDigest = RestUploads.ExpectedSha256(HttpContext, Request.Headers);
-        using var body = new HashingStream(Request.Body);
+        var bodyDigest = RestUploads.ExpectedSha256(context, request.Headers);
+        using var body = new HashingStream(request.Body);
         var reader = new MultipartReader(boundary, body);
         var staged = new List<Upload>();
-        var aborted = HttpContext.RequestAborted;
+        var aborted = context.RequestAborted;
 
         // Each file of the form is a transfer of its own, all ended with the request's answer.
-        var origin = transfers.For(HttpContext, TransferProtocol.Rest);
+        var origin = transfers.For(context, TransferProtocol.Rest);
         try
         {
             for (var section = await reader.ReadNextSectionAsync(aborted); section is not null; section = await reader.ReadNextSectionAsync(aborted))
@@ -78,7 +87,7 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
                     // RFC 9110 15.5.14: the content is more than the server is willing to process
                     // in one request. 413, like the size limit, tells the client to send less per
                     // request (here: the other files in another one), where 400 would call the form malformed.
-                    return this.Problem(ErrorReason.TooManyFiles, $"A form may carry at most {limits.MaxFilesPerRequest} files; send the others in another request.");
+                    return HttpErrors.Result(context, ErrorReason.TooManyFiles, $"A form may carry at most {limits.MaxFilesPerRequest} files; send the others in another request.");
                 }
 
                 var name = string.IsNullOrEmpty(folder) ? fileName : $"{folder.TrimEnd('/')}/{fileName}";
@@ -86,10 +95,10 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
                 {
                     // Stored one after the other, the second part would silently replace the
                     // first, or fail a precondition the first one broke: the client must choose.
-                    return this.Problem(ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
+                    return HttpErrors.Result(context, ErrorReason.InvalidUploadStream, $"The form carries '{name}' more than once; send one part per file.");
                 }
 
-                var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, name, declaredLength: null, section.Headers ?? [], origin), aborted);
+                var upload = await files.BeginUploadAsync(Callers.Of(context), RestUploads.Describe(request, name, declaredLength: null, section.Headers ?? [], origin), aborted);
                 staged.Add(upload);
                 await upload.CopyFromAsync(section.Body, aborted);
 
@@ -99,21 +108,21 @@ internal sealed class MultipartUploadsController(FileOperations files, IOptions<
 
             if (staged.Count == 0)
             {
-                return this.Problem(ErrorReason.InvalidUploadStream, "The form carries no file part.");
+                return HttpErrors.Result(context, ErrorReason.InvalidUploadStream, "The form carries no file part.");
             }
 
             if (bodyDigest is not null && !await body.HasSha256Async(bodyDigest, aborted))
             {
-                return this.Problem(ErrorReason.DigestMismatch, "The SHA-256 of the request body does not match its Content-Digest; nothing was stored.");
+                return HttpErrors.Result(context, ErrorReason.DigestMismatch, "The SHA-256 of the request body does not match its Content-Digest; nothing was stored.");
             }
 
             // All or nothing: a precondition that fails for one part stores none of them.
             var stored = (await files.CommitAllAsync(staged, aborted)).Select(UploadedFile.From).ToList();
-            return Created(UploadedFile.LocationOf(stored[0].Name), stored);
+            return Results.Created(UploadedFile.LocationOf(stored[0].Name), stored);
         }
         catch (InvalidDataException ex)
         {
-            return this.Problem(ErrorReason.InvalidUploadStream, ex.Message);
+            return HttpErrors.Result(context, ErrorReason.InvalidUploadStream, ex.Message);
         }
         finally
         {

@@ -1,6 +1,5 @@
 using FileTransfer.Core;
 using FileTransfer.Server.Diagnostics;
-using FileTransfer.Server.Protocol;
 using FileTransfer.Server.Security;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Mvc;
@@ -9,9 +8,7 @@ using Microsoft.Extensions.Options;
 namespace FileTransfer.Server.Rest;
 
 /// <summary>Stores and deletes single files; the body is the file, streamed straight to disk.</summary>
-[ApiController]
-[Route(Routes.Files)]
-internal sealed class FileWritesController(FileOperations files, UploadSessions sessions, IOptions<StorageOptions> options, TransferOrigins transfers) : ControllerBase
+internal static class FileWrites
 {
     /// <summary>
     /// Uploads the request body as the file <paramref name="path"/> (<c>curl -T file URL</c>,
@@ -24,12 +21,13 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
     /// resumable-upload draft): 201 with its <c>Location</c> under <c>api/uploads/</c> while incomplete,
     /// this same answer once complete (docs/resumable-uploads.md).
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="files">The storage core.</param>
+    /// <param name="options">The storage limits.</param>
+    /// <param name="transfers">Where the transfer is counted.</param>
     /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file); folders are created.</param>
-    [HttpPut("{**path}")]
-    [HttpPost("{**path}")]
     [Operation(FileOperation.Write)]
     [UploadProtocol(UploadProtocol.Plain)]
-    [DisableFormValueModelBinding]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status201Created)]
     [ProducesResponseType<UploadedFile>(StatusCodes.Status200OK)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
@@ -37,22 +35,18 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status413PayloadTooLarge, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status507InsufficientStorage, "application/problem+json")]
-    public async Task<IActionResult> Upload(string? path)
+    public static async Task<IResult> Upload(
+        HttpContext context, [FromServices] FileOperations files, [FromServices] IOptions<StorageOptions> options, [FromServices] TransferOrigins transfers, string? path)
     {
-        if (string.IsNullOrEmpty(path) && HttpMethods.IsPost(Request.Method))
-        {
-            // "POST api/files" that is not a form reaches this raw-body action with no name.
-            return this.Problem(ErrorReason.UnsupportedMediaType, "POST api/files takes multipart/form-data; to send a raw body, name the file: POST api/files/{name}.");
-        }
-
-        // A request that creates a draft upload never gets here: routing chose DraftUploadsController.Create
-        // for it (UploadProtocolPolicy); this operation describes both in the OpenAPI document.
-
-        var aborted = HttpContext.RequestAborted;
-        await using var upload = await files.BeginUploadAsync(Callers.Of(HttpContext), RestUploads.Describe(Request, path ?? "", Request.ContentLength, Request.Headers, transfers.For(HttpContext, TransferProtocol.Rest)), aborted);
-        RestUploads.AllowBodyOf(HttpContext, options.Value.MaxFileSizeBytes);
-        await upload.CopyFromAsync(Request.Body, aborted);
-        return RestUploads.Stored(Response, await files.CommitAsync(upload, aborted));
+        // "POST api/files" is a form's (MultipartUploads), whatever its type. A request that creates a
+        // draft upload never gets here: routing chose DraftUploads.Create for it (UploadProtocolPolicy);
+        // this operation describes both in the OpenAPI document.
+        var request = context.Request;
+        var aborted = context.RequestAborted;
+        await using var upload = await files.BeginUploadAsync(Callers.Of(context), RestUploads.Describe(request, path ?? "", request.ContentLength, request.Headers, transfers.For(context, TransferProtocol.Rest)), aborted);
+        RestUploads.AllowBodyOf(context, options.Value.MaxFileSizeBytes);
+        await upload.CopyFromAsync(request.Body, aborted);
+        return RestUploads.Stored(context.Response, await files.CommitAsync(upload, aborted));
     }
 
     /// <summary>
@@ -60,29 +54,34 @@ internal sealed class FileWritesController(FileOperations files, UploadSessions 
     /// draft defines them, announced by <c>Accept-Patch: application/partial-upload</c>, within
     /// <c>Upload-Limit</c> (max-size, and max-age in seconds). No credential needed.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sessions">The upload sessions, for their expiry.</param>
+    /// <param name="options">The storage limits.</param>
     /// <param name="path">Name relative to the storage root, '/' separated.</param>
-    [HttpOptions("{**path}")]
     [AllowAnonymous]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
-    public IActionResult Options(string? path)
+    public static IResult Options(HttpContext context, [FromServices] UploadSessions sessions, [FromServices] IOptions<StorageOptions> options, string? path)
     {
-        Response.Headers.Allow = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
-        Response.Headers["Accept-Patch"] = DraftProtocol.PartialUpload;
-        DraftProtocol.WriteLimits(Response, options.Value.MaxFileSizeBytes, sessions.Expiry);
-        return NoContent();
+        var response = context.Response;
+        response.Headers.Allow = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
+        response.Headers["Accept-Patch"] = DraftProtocol.PartialUpload;
+        DraftProtocol.WriteLimits(response, options.Value.MaxFileSizeBytes, sessions.Expiry);
+        return Results.NoContent();
     }
 
     /// <summary>Deletes the file <paramref name="path"/>. Honours <c>If-Match</c>.</summary>
+    /// <param name="context">The request.</param>
+    /// <param name="files">The storage core.</param>
     /// <param name="path">Name relative to the storage root, '/' separated (sent as one encoded value, `videos%2Fnotes.txt`, it names the same file).</param>
-    [HttpDelete("{**path}")]
     [Operation(FileOperation.Delete)]
     [ProducesResponseType(StatusCodes.Status204NoContent)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status404NotFound, "application/problem+json")]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status412PreconditionFailed, "application/problem+json")]
-    public async Task<IActionResult> Delete(string path)
+    public static async Task<IResult> Delete(HttpContext context, [FromServices] FileOperations files, string path)
     {
-        await files.DeleteAsync(Callers.Of(HttpContext), RestUploads.ProtocolOf(Request, TransferProtocol.Rest), path, RestUploads.PreconditionsOf(Request), HttpContext.RequestAborted);
-        return NoContent();
+        var request = context.Request;
+        await files.DeleteAsync(Callers.Of(context), RestUploads.ProtocolOf(request, TransferProtocol.Rest), path, RestUploads.PreconditionsOf(request), context.RequestAborted);
+        return Results.NoContent();
     }
 }

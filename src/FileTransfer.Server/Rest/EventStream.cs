@@ -11,9 +11,7 @@ namespace FileTransfer.Server.Rest;
 /// <c>data</c> (its JSON, docs/events.md). A client that reconnects sends <c>Last-Event-ID</c> and
 /// misses nothing still retained. A comment every 15 s keeps proxies from closing an idle stream.
 /// </summary>
-[ApiController]
-[Route("api/events")]
-internal sealed class EventsController(FileEvents events, IHostApplicationLifetime lifetime) : ControllerBase
+internal static class EventStream
 {
     private static readonly TimeSpan Heartbeat = TimeSpan.FromSeconds(15);
 
@@ -23,25 +21,33 @@ internal sealed class EventsController(FileEvents events, IHostApplicationLifeti
     /// (repeated, or comma-separated); <paramref name="after"/> or <c>Last-Event-ID</c> resumes after an
     /// event id, the retained events after it first.
     /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="events">The events.</param>
+    /// <param name="lifetime">Ends the stream when the server stops.</param>
     /// <param name="prefix">Only names that start with this (a folder ends in '/').</param>
     /// <param name="after">Resume after this event id (the header <c>Last-Event-ID</c> does the same).</param>
     /// <param name="types">Only these event types, e.g. <c>file.created,file.deleted</c>.</param>
-    [HttpGet]
     [Operation(FileOperation.Read)]
-    [Produces("text/event-stream")]
     [ProducesResponseType(StatusCodes.Status200OK)]
     [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")]
-    public async Task Watch([FromQuery] string? prefix, [FromQuery] string? after, [FromQuery] string[]? types)
+    public static async Task Watch(
+        HttpContext context,
+        [FromServices] FileEvents events,
+        [FromServices] IHostApplicationLifetime lifetime,
+        [FromQuery] string? prefix,
+        [FromQuery] string? after,
+        [FromQuery] string[]? types)
     {
-        using var call = CancellationTokenSource.CreateLinkedTokenSource(HttpContext.RequestAborted, lifetime.ApplicationStopping);
-        var resume = after ?? (Request.Headers["Last-Event-ID"] is [{ Length: > 0 } lastId] ? lastId : null);
+        var (request, response) = (context.Request, context.Response);
+        using var call = CancellationTokenSource.CreateLinkedTokenSource(context.RequestAborted, lifetime.ApplicationStopping);
+        var resume = after ?? (request.Headers["Last-Event-ID"] is [{ Length: > 0 } lastId] ? lastId : null);
         var wanted = types?.SelectMany(t => t.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
-        var watched = new EventQuery(prefix, resume, wanted).Watch(events, Callers.Of(HttpContext), call.Token);
+        var watched = new EventQuery(prefix, resume, wanted).Watch(events, Callers.Of(context), call.Token);
 
-        Response.ContentType = "text/event-stream; charset=utf-8";
-        Response.Headers.CacheControl = "no-store";
-        Response.Headers["X-Accel-Buffering"] = "no"; // nginx: pass each event on at once
-        var body = Response.BodyWriter;
+        response.ContentType = "text/event-stream; charset=utf-8";
+        response.Headers.CacheControl = "no-store";
+        response.Headers["X-Accel-Buffering"] = "no"; // nginx: pass each event on at once
+        var body = response.BodyWriter;
         await body.WriteAsync(": watching\n\n"u8.ToArray(), call.Token);
 
         await using var next = watched.GetAsyncEnumerator(call.Token);
