@@ -1,0 +1,13 @@
+using System.Text.Json.Serialization;
+
+namespace FileTransfer.Core;
+
+/// <summary>
+/// The JSON of the core's formats (quota records, page tokens), generated at build time: a server
+/// published with Native AOT cannot serialize by reflection. The default options, as the
+/// reflection-based serializer used before: property names as declared, nulls written, so that
+/// every server sharing a store reads what the others write.
+/// </summary>
+[JsonSerializable(typeof(QuotaRecord))]
+[JsonSerializable(typeof(PageToken.Payload))]
+internal sealed partial class CoreJson : JsonSerializerContext;
