@@ -77,6 +77,11 @@ internal sealed record LocalSessionRecord : UploadSessionRecord
     }
 }
 
-/// <summary>The record's JSON, generated at build time with the default options (<see cref="UploadSessionRecord"/>).</summary>
+/// <summary>
+/// The record's JSON, generated at build time with the default options (<see cref="UploadSessionRecord"/>).
+/// Metadata only: the generated fast path writes a null <c>byte[]</c> as <c>""</c> where the
+/// reflection-based serializer wrote <c>null</c> (PersistedJsonTests).
+/// </summary>
+[JsonSourceGenerationOptions(GenerationMode = JsonSourceGenerationMode.Metadata)]
 [JsonSerializable(typeof(LocalSessionRecord))]
 internal sealed partial class LocalSessionJson : JsonSerializerContext;

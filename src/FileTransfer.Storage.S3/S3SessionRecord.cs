@@ -43,6 +43,11 @@ internal sealed record S3SessionRecord : UploadSessionRecord
 /// <summary>One part of a session's multipart upload: its number, the ETag the completion names it by, and its size.</summary>
 internal sealed record S3SessionPart(int Number, string ETag, int Size);
 
-/// <summary>The record's JSON, generated at build time with the default options (<see cref="UploadSessionRecord"/>).</summary>
+/// <summary>
+/// The record's JSON, generated at build time with the default options (<see cref="UploadSessionRecord"/>).
+/// Metadata only: the generated fast path writes a null <c>byte[]</c> as <c>""</c> where the
+/// reflection-based serializer wrote <c>null</c> (PersistedJsonTests).
+/// </summary>
+[JsonSourceGenerationOptions(GenerationMode = JsonSourceGenerationMode.Metadata)]
 [JsonSerializable(typeof(S3SessionRecord))]
 internal sealed partial class S3SessionJson : JsonSerializerContext;

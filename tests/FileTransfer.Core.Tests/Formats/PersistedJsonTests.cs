@@ -63,6 +63,20 @@ public sealed class PersistedJsonTests : IDisposable
         Assert.Equal(Reflected(ReadByReflection<LocalSessionRecord>(json)), Reflected(read));
     }
 
+    [Fact]
+    public void Records_With_Their_Optional_Members_Unset_Are_Written_And_Read_As_Before()
+    {
+        var session = new UploadSession("u1", "n", "o", Time, Time) { Completed = new CompletedUpload(new StoredObject("n", 1, Time, "\"e\""), Replaced: false) };
+        var local = new LocalSessionRecord(session, "b", []);
+        var s3 = new S3SessionRecord(session);
+        File.WriteAllBytes(_folder.PathOf("s.json"), local.ToJson());
+
+        Assert.Equal(Reflected(local), Encoding.UTF8.GetString(local.ToJson()));
+        Assert.Equal(Reflected(s3), Encoding.UTF8.GetString(s3.ToJson()));
+        Assert.Equal(Reflected(local), Reflected(LocalSessionRecord.Read(_folder.PathOf("s.json"))));
+        Assert.Equal(Reflected(s3), Reflected(S3SessionRecord.Parse(new MemoryStream(s3.ToJson()))));
+    }
+
     [Theory]
     [InlineData(S3SessionJson)]
     [InlineData("""{"Id":"u1","Name":"n","Owner":"o"}""")]
