@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
-using System.Text.Json;
 using FileTransfer.Core;
 
 namespace FileTransfer.Storage.Local;
@@ -36,7 +35,7 @@ internal sealed class LocalQuotaStore(LocalRoot root) : IQuotaStore
             if (!ReferenceEquals(changed, current))
             {
                 var temp = $"{path}.{Guid.NewGuid():N}.tmp";
-                await File.WriteAllBytesAsync(temp, JsonSerializer.SerializeToUtf8Bytes(changed), CancellationToken.None);
+                await File.WriteAllBytesAsync(temp, changed.ToJson(), CancellationToken.None);
                 File.Move(temp, path, overwrite: true);
             }
 
@@ -57,9 +56,9 @@ internal sealed class LocalQuotaStore(LocalRoot root) : IQuotaStore
     {
         try
         {
-            return JsonSerializer.Deserialize<QuotaRecord>(File.ReadAllBytes(path)) is { Version: 1 } record ? record : null;
+            return QuotaRecord.Parse(File.ReadAllBytes(path));
         }
-        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException or JsonException)
+        catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException)
         {
             return null;
         }

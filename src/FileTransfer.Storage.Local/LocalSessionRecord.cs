@@ -1,4 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using FileTransfer.Core;
 
 namespace FileTransfer.Storage.Local;
@@ -30,7 +32,9 @@ internal sealed record LocalSessionRecord : UploadSessionRecord
     /// The folders the session created for its name (relative to the root), removed with it when
     /// empty. Only sessions of earlier versions have any: folders are made at the commit now.
     /// </summary>
-    public IReadOnlyList<string> CreatedFolders { get; init; } = [];
+    public IReadOnlyList<string> CreatedFolders { get; set; } = []; // settable: see UploadSessionRecord
+
+    protected override JsonTypeInfo JsonTypeInfo => LocalSessionJson.Default.LocalSessionRecord;
 
     /// <summary>The record at <paramref name="path"/>, or null when there is none (or it is not one of ours).</summary>
     public static LocalSessionRecord? Read(string path)
@@ -38,7 +42,7 @@ internal sealed record LocalSessionRecord : UploadSessionRecord
         try
         {
             using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            return Parse<LocalSessionRecord>(file);
+            return Parse(file, LocalSessionJson.Default.LocalSessionRecord);
         }
         catch (Exception ex) when (ex is FileNotFoundException or DirectoryNotFoundException)
         {
@@ -72,3 +76,12 @@ internal sealed record LocalSessionRecord : UploadSessionRecord
         }
     }
 }
+
+/// <summary>
+/// The record's JSON, generated at build time with the default options (<see cref="UploadSessionRecord"/>).
+/// Metadata only: the generated fast path writes a null <c>byte[]</c> as <c>""</c> where the
+/// reflection-based serializer wrote <c>null</c> (PersistedJsonTests).
+/// </summary>
+[JsonSourceGenerationOptions(GenerationMode = JsonSourceGenerationMode.Metadata)]
+[JsonSerializable(typeof(LocalSessionRecord))]
+internal sealed partial class LocalSessionJson : JsonSerializerContext;

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using Amazon.S3;
 using Amazon.S3.Model;
 using FileTransfer.Core;
@@ -53,17 +52,8 @@ internal sealed class S3QuotaStore(BucketClient bucket) : IQuotaStore
         try
         {
             using var response = await bucket.Client.GetObjectAsync(bucket.Name, key, cancellationToken);
-            QuotaRecord? record;
-            try
-            {
-                record = await JsonSerializer.DeserializeAsync<QuotaRecord>(response.ResponseStream, cancellationToken: cancellationToken);
-            }
-            catch (JsonException)
-            {
-                record = null;
-            }
-
-            return (record is { Version: 1 } ? record : null, S3ETags.Quoted(response.ETag));
+            var record = await QuotaRecord.ParseAsync(response.ResponseStream, cancellationToken);
+            return (record, S3ETags.Quoted(response.ETag));
         }
         catch (AmazonS3Exception ex) when (S3Failures.IsNotFound(ex))
         {
@@ -78,7 +68,7 @@ internal sealed class S3QuotaStore(BucketClient bucket) : IQuotaStore
         {
             BucketName = bucket.Name,
             Key = key,
-            InputStream = new MemoryStream(JsonSerializer.SerializeToUtf8Bytes(record)),
+            InputStream = new MemoryStream(record.ToJson()),
             ContentType = "application/json",
         };
         return await bucket.TryPutAsync(request, etag, cancellationToken) is not null;

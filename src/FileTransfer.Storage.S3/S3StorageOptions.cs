@@ -1,34 +1,27 @@
-using System.ComponentModel.DataAnnotations;
-
 namespace FileTransfer.Storage.S3;
 
 /// <summary>
 /// Settings of the object-store backend, bound from <c>Storage:S3</c> when <c>Storage:Backend</c> is
-/// <c>S3</c>. Checked at start (<see cref="S3StorageOptionsValidator"/> for what annotations cannot
-/// say); every message names the key that is wrong and never shows a value.
+/// <c>S3</c>. Checked at start by <see cref="S3StorageOptionsValidator"/>: every message names the
+/// key that is wrong and never shows a value.
 /// </summary>
 public sealed class S3StorageOptions
 {
     public const string SectionName = "Storage:S3";
 
     /// <summary>The store's S3 endpoint as this server reaches it, e.g. <c>http://127.0.0.1:7480</c> (path-style addressing).</summary>
-    [Required(AllowEmptyStrings = false, ErrorMessage = "Storage:S3:ServiceUrl is required when Storage:Backend is S3 (e.g. http://127.0.0.1:7480).")]
     public string? ServiceUrl { get; set; }
 
     /// <summary>The bucket that holds the files; created at start when it does not exist.</summary>
-    [Required(AllowEmptyStrings = false, ErrorMessage = "Storage:S3:Bucket is required when Storage:Backend is S3.")]
     public string? Bucket { get; set; }
 
     /// <summary>The S3 access key id.</summary>
-    [Required(AllowEmptyStrings = false, ErrorMessage = "Storage:S3:AccessKey is required when Storage:Backend is S3.")]
     public string? AccessKey { get; set; }
 
     /// <summary>The S3 secret key. Never logged; pass it through the environment or a secret store.</summary>
-    [Required(AllowEmptyStrings = false, ErrorMessage = "Storage:S3:SecretKey is required when Storage:Backend is S3.")]
     public string? SecretKey { get; set; }
 
     /// <summary>The region requests are signed for (Ceph RGW accepts any; AWS needs the bucket's).</summary>
-    [Required(AllowEmptyStrings = false, ErrorMessage = "Storage:S3:Region must not be empty (default us-east-1).")]
     public string Region { get; set; } = "us-east-1";
 
     /// <summary>
@@ -44,7 +37,6 @@ public sealed class S3StorageOptions
     public bool RedirectDownloads { get; set; }
 
     /// <summary>How long a presigned download URL stays valid: 1 second to 7 days (longer would fall back to SigV2).</summary>
-    [Range(1, 604_800, ErrorMessage = "Storage:S3:RedirectSeconds must be between 1 and 604800 (7 days, the longest a SigV4 presigned URL may live).")]
     public int RedirectSeconds { get; set; } = 300;
 
     /// <summary>
@@ -57,7 +49,6 @@ public sealed class S3StorageOptions
     /// A multipart upload this long past its start, whose last part is as old, is abandoned (its
     /// writer crashed or was killed) and is aborted by the sweep that every replica runs.
     /// </summary>
-    [Range(typeof(TimeSpan), "00:01:00", "365.00:00:00", ErrorMessage = "Storage:S3:AbandonedUploadAge must be between 00:01:00 and 365.00:00:00.")]
     public TimeSpan AbandonedUploadAge { get; set; } = TimeSpan.FromDays(1);
 
     /// <summary>
@@ -66,7 +57,6 @@ public sealed class S3StorageOptions
     /// reason STORAGE_UNAVAILABLE) instead of holding the client. A part of a multipart upload
     /// (8-16 MiB) must go up within it.
     /// </summary>
-    [Range(1, 3600, ErrorMessage = "Storage:S3:TimeoutSeconds must be between 1 and 3600.")]
     public int TimeoutSeconds { get; set; } = DefaultTimeoutSeconds;
 
     internal const int DefaultTimeoutSeconds = 30;

@@ -6,8 +6,11 @@ using Microsoft.Extensions.Options;
 namespace FileTransfer.Storage.S3;
 
 /// <summary>
-/// The start-up checks annotations cannot express. Each message names the key and what it must be,
-/// never the value (a URL may carry credentials, a key is a secret).
+/// The start-up checks of <see cref="S3StorageOptions"/>. Each message names the key and what it
+/// must be, never the value (a URL may carry credentials, a key is a secret). Written out rather
+/// than as data annotations: <c>ValidateDataAnnotations()</c> reads them by reflection (not
+/// trim-safe), and the options source generator's copy of <c>RangeAttribute</c> drops
+/// <c>ErrorMessage</c> (10.0.13), which these messages need.
 /// </summary>
 internal sealed partial class S3StorageOptionsValidator(IOptions<StorageOptions> storage) : IValidateOptions<S3StorageOptions>
 {
@@ -22,6 +25,46 @@ internal sealed partial class S3StorageOptionsValidator(IOptions<StorageOptions>
 
     private IEnumerable<string> Problems(S3StorageOptions options)
     {
+        if (string.IsNullOrWhiteSpace(options.ServiceUrl))
+        {
+            yield return "Storage:S3:ServiceUrl is required when Storage:Backend is S3 (e.g. http://127.0.0.1:7480).";
+        }
+
+        if (string.IsNullOrWhiteSpace(options.Bucket))
+        {
+            yield return "Storage:S3:Bucket is required when Storage:Backend is S3.";
+        }
+
+        if (string.IsNullOrWhiteSpace(options.AccessKey))
+        {
+            yield return "Storage:S3:AccessKey is required when Storage:Backend is S3.";
+        }
+
+        if (string.IsNullOrWhiteSpace(options.SecretKey))
+        {
+            yield return "Storage:S3:SecretKey is required when Storage:Backend is S3.";
+        }
+
+        if (string.IsNullOrWhiteSpace(options.Region))
+        {
+            yield return "Storage:S3:Region must not be empty (default us-east-1).";
+        }
+
+        if (options.RedirectSeconds is < 1 or > 604_800)
+        {
+            yield return "Storage:S3:RedirectSeconds must be between 1 and 604800 (7 days, the longest a SigV4 presigned URL may live).";
+        }
+
+        if (options.AbandonedUploadAge < TimeSpan.FromMinutes(1) || options.AbandonedUploadAge > TimeSpan.FromDays(365))
+        {
+            yield return "Storage:S3:AbandonedUploadAge must be between 00:01:00 and 365.00:00:00.";
+        }
+
+        if (options.TimeoutSeconds is < 1 or > 3600)
+        {
+            yield return "Storage:S3:TimeoutSeconds must be between 1 and 3600.";
+        }
+
         if (options.ServiceUrl is { Length: > 0 } && !IsEndpoint(options.ServiceUrl))
         {
             yield return "Storage:S3:ServiceUrl must be an absolute http:// or https:// URL without user name, password, query or fragment (e.g. http://127.0.0.1:7480).";

@@ -20,12 +20,8 @@ public static class S3StorageRegistration
     /// </summary>
     public static IServiceCollection AddS3Storage(this IServiceCollection services)
     {
-        // By reflection, unlike the other options (docs/performance-notes.md, "Loading less at start"):
-        // the options source generator's own copy of RangeAttribute (10.0.13) drops ErrorMessage, and
-        // these messages name the key and why. Only a server that chose S3 pays for it.
         services.AddOptions<S3StorageOptions>()
             .BindConfiguration(S3StorageOptions.SectionName)
-            .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<S3StorageOptions>, S3StorageOptionsValidator>();
         services.TryAddSingleton(TimeProvider.System);

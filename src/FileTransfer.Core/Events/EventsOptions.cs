@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using System.Diagnostics.CodeAnalysis;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Core;
@@ -8,12 +9,20 @@ public sealed class EventsOptions
 {
     public const string SectionName = "Events";
 
+    // MaxLengthAttribute's constructor is marked RequiresUnreferencedCode for its reflection path
+    // (a collection's Count by reflection), taken only when
+    // something reads the attributes by reflection (ValidateDataAnnotations, which warns itself). Nothing
+    // does: EventsOptionsAttributes, generated at build time, checks them with its own copies, and
+    // the AOT compiler reports no use of these attributes in the published server.
+    private const string GeneratedCheck = "Checked by the generated EventsOptionsAttributes; nothing reads these attributes by reflection.";
+
     /// <summary>How long events are kept for watchers that resume (<c>after</c>, <c>Last-Event-ID</c>); 0 keeps none (default one day).</summary>
     [Range(0, 30 * 86_400)]
     public int RetentionSeconds { get; set; } = 86_400;
 
     /// <summary>This server's name in events (<c>replica</c>); default the machine's name.</summary>
     [MaxLength(200)]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public string? Replica { get; set; }
 
     /// <summary>How often the outbox is scanned for due deliveries and, with a shared store (S3), the journal for other replicas' events.</summary>

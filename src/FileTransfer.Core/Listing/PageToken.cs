@@ -17,7 +17,7 @@ public static class PageToken
     private const int MaxTokenLength = 4096;
 
     public static string Encode(string prefix, string cursor) =>
-        Base64Url.EncodeToString(JsonSerializer.SerializeToUtf8Bytes(new Payload(prefix, cursor)));
+        Base64Url.EncodeToString(JsonSerializer.SerializeToUtf8Bytes(new Payload(prefix, cursor), CoreJson.Default.Payload));
 
     /// <summary>The cursor, or throws the <see cref="FileTransferException"/> (<see cref="ErrorReason.InvalidPageRequest"/>) that refuses the token.</summary>
     public static string Decode(string token, string prefix)
@@ -27,7 +27,7 @@ public static class PageToken
         {
             if (token.Length <= MaxTokenLength && Base64Url.IsValid(token))
             {
-                payload = JsonSerializer.Deserialize<Payload>(Base64Url.DecodeFromChars(token));
+                payload = JsonSerializer.Deserialize(Base64Url.DecodeFromChars(token), CoreJson.Default.Payload);
             }
         }
         catch (Exception ex) when (ex is JsonException or FormatException or DecoderFallbackException)
@@ -48,5 +48,5 @@ public static class PageToken
         return payload.C;
     }
 
-    private sealed record Payload(string? P, string? C);
+    internal sealed record Payload(string? P, string? C);
 }

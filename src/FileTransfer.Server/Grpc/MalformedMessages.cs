@@ -1,3 +1,4 @@
+using System.Buffers;
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
 using Google.Protobuf;
@@ -17,8 +18,10 @@ internal static class MalformedMessages
 {
     /// <summary><paramref name="inner"/>, except that a message it cannot parse becomes <see cref="StandIn{T}.Instance"/>.</summary>
     public static Marshaller<T> Guard<T>(Marshaller<T> inner)
-        where T : class =>
-        Marshallers.Create(inner.ContextualSerializer, context =>
+        where T : class
+    {
+        var standIn = StandIn<T>.MadeBy(inner);
+        return Marshallers.Create(inner.ContextualSerializer, context =>
         {
             try
             {
@@ -26,9 +29,10 @@ internal static class MalformedMessages
             }
             catch (InvalidProtocolBufferException)
             {
-                return StandIn<T>.Instance;
+                return standIn;
             }
         });
+    }
 
     public static bool IsStandIn<T>(T message)
         where T : class =>
@@ -43,6 +47,31 @@ internal static class MalformedMessages
     private static class StandIn<T>
         where T : class
     {
-        public static readonly T Instance = Activator.CreateInstance<T>();
+        private static T? _instance;
+
+        /// <summary>Null until a marshaller of <typeparamref name="T"/> is guarded (at bind time).</summary>
+        public static T? Instance => _instance;
+
+        // The message the marshaller reads from no bytes: a new instance, every field at its default
+        // (a protobuf parser never hands out one it made before). Not Activator.CreateInstance<T>(),
+        // which Native AOT cannot keep for a T without a constructor constraint, and T has none: it
+        // comes from the generic methods of ServiceBinderBase and Interceptor. Of two marshallers of
+        // one type, the first one's stays.
+        public static T MadeBy(Marshaller<T> marshaller)
+        {
+            var made = marshaller.ContextualDeserializer(EmptyPayload.Instance);
+            return Interlocked.CompareExchange(ref _instance, made, null) ?? made;
+        }
+    }
+
+    private sealed class EmptyPayload : DeserializationContext
+    {
+        public static readonly EmptyPayload Instance = new();
+
+        public override int PayloadLength => 0;
+
+        public override byte[] PayloadAsNewBuffer() => [];
+
+        public override ReadOnlySequence<byte> PayloadAsReadOnlySequence() => ReadOnlySequence<byte>.Empty;
     }
 }

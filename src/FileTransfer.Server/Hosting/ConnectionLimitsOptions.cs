@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using System.Diagnostics.CodeAnalysis;
 using Microsoft.Extensions.Options;
 
 namespace FileTransfer.Server.Hosting;
@@ -13,12 +14,21 @@ public sealed class ConnectionLimitsOptions
 {
     public const string SectionName = "Connections";
 
+    // RangeAttribute(Type, string, string) is marked RequiresUnreferencedCode for its reflection path
+    // (a TypeConverter for TimeSpan), taken only when
+    // something reads the attributes by reflection (ValidateDataAnnotations, which warns itself). Nothing
+    // does: ConnectionLimitsOptionsAttributes, generated at build time, checks them with its own copies, and
+    // the AOT compiler reports no use of these attributes in the published server.
+    private const string GeneratedCheck = "Checked by the generated ConnectionLimitsOptionsAttributes; nothing reads these attributes by reflection.";
+
     /// <summary>An idle keep-alive connection (HTTP/1.1 between requests, HTTP/2 without streams) is closed after this.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public TimeSpan KeepAliveTimeout { get; set; } = TimeSpan.FromMinutes(1);
 
     /// <summary>All request headers must arrive within this; the slowloris attack sends them a byte at a time.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public TimeSpan RequestHeadersTimeout { get; set; } = TimeSpan.FromSeconds(15);
 
     /// <summary>
@@ -32,6 +42,7 @@ public sealed class ConnectionLimitsOptions
 
     /// <summary>Time a transfer gets before the minimum rate applies (TCP slow start, a client opening a file).</summary>
     [Range(typeof(TimeSpan), "00:00:02", "01:00:00")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
@@ -40,6 +51,7 @@ public sealed class ConnectionLimitsOptions
     /// between requests is not affected.
     /// </summary>
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public TimeSpan FirstByteTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>

@@ -76,6 +76,6 @@ internal static class ProblemWriter
 
         // Whatever the request's Accept says (RFC 9110 12.1 lets an error answer in another type):
         // a client that asked for the file's bytes still learns why it did not get them.
-        await response.WriteAsJsonAsync(problem, problem.GetType(), options: null, ContentType, context.RequestAborted);
+        await response.WriteAsJsonAsync(problem, ProblemJson.Response.ProblemDetails, ContentType, context.RequestAborted);
     }
 }

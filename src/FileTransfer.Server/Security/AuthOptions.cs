@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using System.Diagnostics.CodeAnalysis;
 using FileTransfer.Core;
 using Microsoft.Extensions.Options;
 
@@ -8,6 +9,13 @@ namespace FileTransfer.Server.Security;
 public sealed class AuthOptions
 {
     public const string SectionName = "Auth";
+
+    // The attribute constructors below are marked RequiresUnreferencedCode for their reflection path
+    // (a TypeConverter for the TimeSpan ranges, Count by reflection for the lengths), taken only when
+    // something reads the attributes by reflection (ValidateDataAnnotations, which warns itself). Nothing
+    // does: AuthOptionsAttributes, generated at build time, checks them with its own copies, and
+    // the AOT compiler reports no use of these attributes in the published server.
+    private const string GeneratedCheck = "Checked by the generated AuthOptionsAttributes; nothing reads these attributes by reflection.";
 
     /// <summary>
     /// API keys and the scopes each grants. As environment variables:
@@ -38,6 +46,7 @@ public sealed class AuthOptions
     /// made per process: links then stop working when the server restarts.
     /// </summary>
     [MinLength(32)]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public string? SigningKey { get; set; }
 
     /// <summary>Tokens from an OpenID Connect provider, beside the API keys (off while <see cref="JwtOptions.Authority"/> is unset).</summary>
@@ -45,6 +54,7 @@ public sealed class AuthOptions
 
     /// <summary>Longest lifetime a signed link may be issued for.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "365.00:00:00")]
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = GeneratedCheck)]
     public TimeSpan MaxLinkLifetime { get; set; } = TimeSpan.FromDays(7);
 
     /// <summary>Startup check of the parts data annotations cannot reach (list items).</summary>

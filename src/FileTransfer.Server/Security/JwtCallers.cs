@@ -141,7 +141,7 @@ internal static class JwtCallers
         {
             try
             {
-                return JsonSerializer.Deserialize<string[]>(value) ?? [];
+                return JsonSerializer.Deserialize(value, SecurityJson.Default.StringArray) ?? [];
             }
             catch (JsonException)
             {

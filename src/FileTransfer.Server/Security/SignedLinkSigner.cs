@@ -37,7 +37,7 @@ internal sealed class SignedLinkSigner
 
     public string Sign(SignedLink link)
     {
-        var payload = Base64Url.EncodeToString(JsonSerializer.SerializeToUtf8Bytes(link));
+        var payload = Base64Url.EncodeToString(JsonSerializer.SerializeToUtf8Bytes(link, SecurityJson.Default.SignedLink));
         return payload + "." + Base64Url.EncodeToString(Mac(payload));
     }
 
@@ -84,7 +84,7 @@ internal sealed class SignedLinkSigner
     {
         try
         {
-            return TryDecode(payload, out var json) ? JsonSerializer.Deserialize<SignedLink>(json) : null;
+            return TryDecode(payload, out var json) ? JsonSerializer.Deserialize(json, SecurityJson.Default.SignedLink) : null;
         }
         catch (JsonException)
         {
