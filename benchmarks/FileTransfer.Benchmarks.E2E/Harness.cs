@@ -90,12 +90,12 @@ internal sealed class Harness(HarnessOptions options)
             await TestFiles.LinkIntoAsync(file, Path.Combine(nginxRoot, BenchContext.Folder));
         }
 
-        context.Ours = await OurServer.StartProductAsync("ours", Builds.ServerDll(), oursRoot, options.ServerEnvironment);
+        context.Ours = await OurServer.StartProductAsync("ours", context.OursBuild, oursRoot, options.ServerEnvironment);
         Console.Error.WriteLine($"[ours] {context.Ours.Http1} (HTTP/1.1), {context.Ours.Http2} (h2c); /debug/runtime costs {context.Ours.ReadingOverheadBytes} B per reading");
         if (options.BaselineEnvironment.Count > 0 || options.BaselineServer is not null)
         {
             // Same root as ours: the same files, read from the same inodes.
-            context.Baseline = await context.StartOursAsync("ours-before", options.BaselineServer ?? Builds.ServerDll(), options.BaselineEnvironment);
+            context.Baseline = await context.StartOursAsync("ours-before", options.BaselineServer ?? context.OursBuild, options.BaselineEnvironment);
         }
 
         if (peers.HasFlag(CasePeers.PublishedGrpc))

@@ -31,7 +31,10 @@ internal sealed class HarnessOptions
           --unary-calls N          GetFileInfo calls per measured run of the unary case (default 100000)
           --server-env KEY=VALUE   extra environment for our server, repeatable (the report lists it as a deviation from shipped)
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable
-          --baseline-server DLL    start "ours-before" from another build of the server (e.g. the commit before a change)
+          --server PATH            run "ours" from this build of the server: a dll, or the native executable of a Native AOT
+                                   publish (scripts/publish-server.sh) (default: the solution's Release build)
+          --baseline-server PATH   start "ours-before" from another build of the server (e.g. the commit before a change; a dll
+                                   or a native executable)
           --baseline-cli FILE      the clients case's CLI rows also with this filetransfer executable, round-robin ("filetransfer (CLI, before)":
                                    the native CLI of the commit before a change, scripts/publish-cli.sh in a second clone)
           --out DIR                write report.md, runs.csv, peers/, logs/ and the charts there (default: print the report only)
@@ -58,6 +61,9 @@ internal sealed class HarnessOptions
     public Dictionary<string, string> ServerEnvironment { get; } = [];
     public Dictionary<string, string> BaselineEnvironment { get; } = [];
     public string? BaselineServer { get; private set; }
+
+    /// <summary>The build "ours" runs from (a dll or a native executable); null for the solution's Release build.</summary>
+    public string? Server { get; private set; }
     public string? BaselineCli { get; private set; }
     public string? SweepServer { get; private set; }
     public string? OutDirectory { get; private set; }
@@ -95,6 +101,7 @@ internal sealed class HarnessOptions
                 case "--server-env": AddPair(options.ServerEnvironment, Next()); break;
                 case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
                 case "--baseline-server": options.BaselineServer = Path.GetFullPath(Next()); break;
+                case "--server": options.Server = Path.GetFullPath(Next()); break;
                 case "--baseline-cli": options.BaselineCli = Path.GetFullPath(Next()); break;
                 case "--sweep-server": options.SweepServer = Path.GetFullPath(Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;

@@ -92,6 +92,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     public IEnumerable<ServerUnderTest> AllServers =>
         new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog }.OfType<ServerUnderTest>().Concat(S3Servers);
 
+    /// <summary>The build "ours" runs from: <c>--server</c>, else the solution's Release build.</summary>
+    public string OursBuild => Options.Server ?? Builds.ServerDll();
+
     /// <summary>Starts a copy of the product from <paramref name="dll"/> with <c>--server-env</c>, then <paramref name="extra"/>.</summary>
     public Task<OurServer> StartOursAsync(string name, string dll, IReadOnlyDictionary<string, string> extra)
     {
@@ -112,12 +115,12 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     {
         KeepLog(Ours);
         await Ours.DisposeAsync();
-        Ours = await OurServer.StartProductAsync("ours", Builds.ServerDll(), OursRoot, Options.ServerEnvironment);
+        Ours = await OurServer.StartProductAsync("ours", OursBuild, OursRoot, Options.ServerEnvironment);
         if (Baseline is not null)
         {
             KeepLog(Baseline);
             await Baseline.DisposeAsync();
-            Baseline = await StartOursAsync("ours-before", Options.BaselineServer ?? Builds.ServerDll(), Options.BaselineEnvironment);
+            Baseline = await StartOursAsync("ours-before", Options.BaselineServer ?? OursBuild, Options.BaselineEnvironment);
         }
     }
 
@@ -126,8 +129,8 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <see cref="Baseline"/>) with the same settings, beside the running ones; the caller disposes it.
     /// </summary>
     public Task<OurServer> StartFreshAsync(string name) => name == "ours"
-        ? OurServer.StartProductAsync("ours", Builds.ServerDll(), OursRoot, Options.ServerEnvironment)
-        : StartOursAsync(name, Options.BaselineServer ?? Builds.ServerDll(), Options.BaselineEnvironment);
+        ? OurServer.StartProductAsync("ours", OursBuild, OursRoot, Options.ServerEnvironment)
+        : StartOursAsync(name, Options.BaselineServer ?? OursBuild, Options.BaselineEnvironment);
 
     /// <summary>What the earlier processes of a restarted server logged, by server name.</summary>
     public Dictionary<string, System.Text.StringBuilder> EarlierLogs { get; } = [];

@@ -26,7 +26,7 @@ internal sealed class GrpcChunkSweep : IBenchmarkCase
     public async Task RunAsync(BenchContext context)
     {
         Task<OurServer> StartOurs(string name, IReadOnlyDictionary<string, string> extra) =>
-            context.StartOursAsync(name, context.Options.SweepServer ?? Builds.ServerDll(), extra);
+            context.StartOursAsync(name, context.Options.SweepServer ?? context.OursBuild, extra);
 
         var options = context.Options;
         var files = new Dictionary<long, TestFile>();

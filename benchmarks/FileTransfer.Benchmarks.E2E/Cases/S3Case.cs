@@ -44,9 +44,9 @@ internal sealed class S3Case : IBenchmarkCase
 
         // One bucket per run, shared by both copies as replicas share one; the server creates it.
         var bucket = $"ft-bench-{Guid.NewGuid():N}"[..24];
-        var proxied = await context.StartOursAsync("ours-s3", Builds.ServerDll(), store.ServerEnvironment(bucket, redirect: false));
+        var proxied = await context.StartOursAsync("ours-s3", context.OursBuild, store.ServerEnvironment(bucket, redirect: false));
         context.S3Servers.Add(proxied);
-        var redirected = await context.StartOursAsync("ours-s3-redirect", Builds.ServerDll(), store.ServerEnvironment(bucket, redirect: true));
+        var redirected = await context.StartOursAsync("ours-s3-redirect", context.OursBuild, store.ServerEnvironment(bucket, redirect: true));
         context.S3Servers.Add(redirected);
 
         using var rest = new DotnetClient(http2: false);

@@ -49,7 +49,7 @@ internal sealed partial class OurServer : ServerUnderTest
         ("Diagnostics__EnableRuntimeEndpoint", "true", "maps GET /debug/runtime, read before and after each run for allocated bytes; not on any transfer's path"),
     ];
 
-    /// <summary>Starts the product from <paramref name="serverDll"/> with <see cref="Overrides"/> and then <paramref name="environment"/>.</summary>
+    /// <summary>Starts the product from <paramref name="serverDll"/> (or a native executable) with <see cref="Overrides"/> and then <paramref name="environment"/>.</summary>
     public static Task<OurServer> StartProductAsync(string name, string serverDll, string rootPath, IReadOnlyDictionary<string, string> environment)
     {
         var server = new OurServer(name, rootPath);
@@ -75,9 +75,10 @@ internal sealed partial class OurServer : ServerUnderTest
         return new OurServer(name, rootPath).LaunchAsync(start);
     }
 
+    // A build's dll runs on the dotnet host; a native executable (a Native AOT publish) runs itself.
     private static ProcessStartInfo Start(string dll, string rootPath)
     {
-        var start = new ProcessStartInfo("dotnet", [dll])
+        var start = new ProcessStartInfo(dll.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) ? "dotnet" : dll, dll.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) ? [dll] : [])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,

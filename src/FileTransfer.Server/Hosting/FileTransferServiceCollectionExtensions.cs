@@ -33,10 +33,8 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<IValidateOptions<DraftUploadOptions>, DraftUploadOptionsAttributes>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<MatcherPolicy, UploadProtocolPolicy>());
         services.AddSingleton<OpenedFileResultExecutor>();
-        // A parameter or JSON body the endpoints cannot read throws, so that it is answered as every
-        // other refusal (Protocol/ExceptionRefusals), instead of a bare 400 or 415.
-        services.Configure<RouteHandlerOptions>(options => options.ThrowOnBadRequest = true);
         services.AddEndpointsApiExplorer();
+        services.AddRestJson();
         services.AddProblemDetails();
         services.AddExceptionHandler<ProblemExceptionHandler>();
         services.Configure<ExceptionHandlerOptions>(options => options.SuppressDiagnosticsCallback = ProblemExceptionHandler.SuppressDiagnostics);

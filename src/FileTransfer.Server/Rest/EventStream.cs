@@ -36,7 +36,7 @@ internal static class EventStream
         [FromServices] IHostApplicationLifetime lifetime,
         [FromQuery] string? prefix,
         [FromQuery] string? after,
-        [FromQuery] string[]? types)
+        [FromQuery] string[]? types = null)
     {
         var (request, response) = (context.Request, context.Response);
         using var call = CancellationTokenSource.CreateLinkedTokenSource(context.RequestAborted, lifetime.ApplicationStopping);

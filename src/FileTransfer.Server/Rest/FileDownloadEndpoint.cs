@@ -24,8 +24,10 @@ internal static class FileDownloadEndpoint
         return endpoints.MapMethods(Pattern, [HttpMethods.Get, HttpMethods.Head], downloads.Download)
             .WithMetadata(new OperationAttribute(FileOperation.Read))
             .WithTags("Files")
-            .Produces<FileStreamResult>(StatusCodes.Status200OK, MediaTypeNames.Application.Octet)
-            .Produces<FileStreamResult>(StatusCodes.Status206PartialContent, MediaTypeNames.Application.Octet)
+            // No response type: OpenApi/DownloadDescription writes the bytes' schema, and a result type
+            // would ask the JSON metadata for a schema of the result object (none exists under Native AOT).
+            .Produces(StatusCodes.Status200OK, contentType: MediaTypeNames.Application.Octet)
+            .Produces(StatusCodes.Status206PartialContent, contentType: MediaTypeNames.Application.Octet)
             .Produces(StatusCodes.Status304NotModified)
             .Produces<ProblemDetails>(StatusCodes.Status400BadRequest, ProblemJson)
             .Produces<ProblemDetails>(StatusCodes.Status404NotFound, ProblemJson)

@@ -23,6 +23,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
     {
         List<string> command = options.DotnetRun
             ? ["dotnet", "run", "--no-build", "-c", RepositoryPaths.Configuration, "--project", ServerProject, "--", .. options.Arguments]
+            : options.Executable is { } executable ? [executable, .. options.Arguments]
             : ["dotnet", RepositoryPaths.ServerAssembly, .. options.Arguments];
         if (options.DescriptorLimit is { } limit)
         {
@@ -34,7 +35,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-            WorkingDirectory = options.WorkingDirectory ?? Path.GetDirectoryName(RepositoryPaths.ServerAssembly)!,
+            WorkingDirectory = options.WorkingDirectory ?? Path.GetDirectoryName(options.Executable ?? RepositoryPaths.ServerAssembly)!,
         };
         if (!options.BuiltInEndpoints)
         {
@@ -200,4 +201,7 @@ public sealed record ServerProcessOptions
 
     /// <summary>Start with <c>dotnet run --no-build --project src/FileTransfer.Server</c>, as the README does, instead of the dll.</summary>
     public bool DotnetRun { get; init; }
+
+    /// <summary>Start this native executable (the Native AOT publish, <see cref="NativeServer"/>) instead of the dll.</summary>
+    public string? Executable { get; init; }
 }
