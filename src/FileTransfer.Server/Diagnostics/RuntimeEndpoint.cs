@@ -11,10 +11,13 @@ internal static class RuntimeEndpoint
 {
     public const string Path = "/debug/runtime";
 
-    public static void AddRuntimeEndpoint(this IServiceCollection services) =>
+    public static void AddRuntimeEndpoint(this IServiceCollection services)
+    {
         services.AddOptions<RuntimeEndpointOptions>()
             .BindConfiguration(RuntimeEndpointOptions.SectionName)
             .ValidateOnStart();
+        services.ConfigureHttpJsonOptions(options => options.SerializerOptions.TypeInfoResolverChain.Insert(0, RuntimeJson.Default));
+    }
 
     public static void MapRuntimeEndpoint(this WebApplication app)
     {

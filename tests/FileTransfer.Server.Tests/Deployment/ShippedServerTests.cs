@@ -53,6 +53,10 @@ public sealed class ShippedServerTests : IDisposable
         using var anonymous = new HttpClient();
         Assert.Equal(bytes, await anonymous.GetByteArrayAsync(url, TestTimeout.Token));
 
+        // What the benchmark reads around each run.
+        using var runtime = await client.GetAsync("/debug/runtime", TestTimeout.Token);
+        Assert.True((await JsonAsync(runtime)).GetProperty("totalAllocatedBytes").GetInt64() > 0);
+
         using var deleted = await client.DeleteAsync("/api/files/shipped/a.bin", TestTimeout.Token);
         Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
         Assert.False(File.Exists(Path.Combine(_storage.RootPath, "shipped", "a.bin")));
@@ -119,6 +123,7 @@ public sealed class ShippedServerTests : IDisposable
             ["Auth__ApiKeys__0__Scopes__0"] = "read",
             ["Auth__ApiKeys__0__Scopes__1"] = "write",
             ["Auth__ApiKeys__0__Scopes__2"] = "delete",
+            ["Diagnostics__EnableRuntimeEndpoint"] = "true",
         },
         new ServerProcessOptions { Executable = native ? await NativeServer.PathAsync() : null });
 
