@@ -1,6 +1,12 @@
 # syntax=docker/dockerfile:1
-# Multi-stage: the SDK image builds and publishes; the ASP.NET runtime image runs as a non-root user.
+# Multi-stage: the SDK image compiles the server ahead of time (Native AOT, scripts/publish-server.sh:
+# one executable, no JIT, about half the memory of the same server on the .NET runtime); the
+# runtime-deps image (the native libraries .NET needs, no .NET runtime) runs it as a non-root user.
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
+# Native AOT's toolchain: clang compiles and links, zlib1g-dev is a library the runtime links in.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends clang zlib1g-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 
 # Restore first so that the package layer is cached across source edits.
@@ -10,16 +16,20 @@ COPY src/FileTransfer.Server/FileTransfer.Server.csproj src/FileTransfer.Server/
 COPY src/FileTransfer.Core/FileTransfer.Core.csproj src/FileTransfer.Core/
 COPY src/FileTransfer.Storage.Local/FileTransfer.Storage.Local.csproj src/FileTransfer.Storage.Local/
 COPY src/FileTransfer.Storage.S3/FileTransfer.Storage.S3.csproj src/FileTransfer.Storage.S3/
-RUN dotnet restore src/FileTransfer.Server/FileTransfer.Server.csproj
+RUN dotnet restore src/FileTransfer.Server/FileTransfer.Server.csproj --use-current-runtime
 
 COPY protos/ protos/
 COPY src/FileTransfer.Core/ src/FileTransfer.Core/
 COPY src/FileTransfer.Storage.Local/ src/FileTransfer.Storage.Local/
 COPY src/FileTransfer.Storage.S3/ src/FileTransfer.Storage.S3/
 COPY src/FileTransfer.Server/ src/FileTransfer.Server/
-RUN dotnet publish src/FileTransfer.Server/FileTransfer.Server.csproj -c Release -o /app --no-restore
+COPY scripts/publish-server.sh scripts/
+# The script's warnings policy is the build's; the debug symbols stay out of the image.
+RUN bash scripts/publish-server.sh \
+    && mkdir /app \
+    && cp -r artifacts/server/FileTransfer.Server artifacts/server/appsettings.json artifacts/server/wwwroot /app/
 
-FROM mcr.microsoft.com/dotnet/aspnet:10.0 AS runtime
+FROM mcr.microsoft.com/dotnet/runtime-deps:10.0 AS runtime
 # curl only for the container health check.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends curl \
@@ -44,4 +54,4 @@ EXPOSE 5000 5001
 # must not replace one whose store is down. docs/deployment.md#health
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=5 \
     CMD curl -fsS http://localhost:5000/healthz/live || exit 1
-ENTRYPOINT ["dotnet", "FileTransfer.Server.dll"]
+ENTRYPOINT ["./FileTransfer.Server"]

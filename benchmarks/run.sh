@@ -4,7 +4,8 @@
 #   bash benchmarks/run.sh [--max-load X] [--wait MINUTES] [--force] [--no-publish] [HARNESS OPTIONS...]
 #
 # Installs what it drives (nginx, curl, h2load, wrk, python3-grpcio, gnuplot; apt, only what is
-# missing), builds the solution in Release (warnings are errors), waits for the machine to be quiet
+# missing), builds the solution in Release (warnings are errors) and the server's Native AOT
+# executable, which it measures as "ours" (the container image runs it), waits for the machine to be quiet
 # (the 1-minute load average at most --max-load, default 1.0, for at most --wait minutes, default 15),
 # and refuses to start on a busy machine unless --force is given, in which case the report says
 # "Not a result" at its top. Then it runs every case of benchmarks/FileTransfer.Benchmarks.E2E with
@@ -51,8 +52,14 @@ if ((${#missing[@]} > 0)); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# 2. Release build of everything the harness starts (server, CLI, published services) and itself.
+# 2. Release build of everything the harness starts (server, CLI, published services) and itself, and
+# the server as the container image ships it: the Native AOT executable ("ours", unless --server says
+# otherwise; scripts/publish-server.sh does nothing while it is newer than the sources).
 dotnet build FileTransfer.sln -c Release -nologo -clp:ErrorsOnly
+if [[ " ${harness[*]} " != *" --server "* ]]; then
+  bash scripts/publish-server.sh >/dev/null
+  harness+=(--server artifacts/server/FileTransfer.Server)
+fi
 
 # 256 concurrent transfers need more descriptors than a default soft limit of 1024 may give.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

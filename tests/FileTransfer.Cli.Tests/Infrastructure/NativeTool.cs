@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 
 namespace FileTransfer.Cli.Tests.Infrastructure;
@@ -16,28 +15,8 @@ public sealed class NativeTool
 
     private static async Task<string> PublishAsync()
     {
-        var start = new ProcessStartInfo("bash", [Path.Combine(RepositoryPaths.Root, "scripts", "publish-cli.sh")])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            WorkingDirectory = RepositoryPaths.Root,
-        };
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        // A publish takes about a minute on a quiet machine (ILCompiler, then clang): bounded well above that.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(10));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/publish-cli.sh took over 10 minutes:\n{await output}");
-        }
-
-        Assert.True(process.ExitCode == 0, $"scripts/publish-cli.sh exited with {process.ExitCode}:\n{await output}\n{await error}");
+        // A publish takes about a minute on a quiet machine: bounded well above that.
+        await PublishScript.RunAsync("publish-cli.sh", TimeSpan.FromMinutes(10));
         return Path.Combine(RepositoryPaths.Root, "artifacts", "cli", "filetransfer");
     }
 }

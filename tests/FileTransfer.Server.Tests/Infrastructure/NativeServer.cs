@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace FileTransfer.Server.Tests.Infrastructure;
 
 /// <summary>
@@ -15,28 +13,8 @@ public static class NativeServer
 
     private static async Task<string> PublishAsync()
     {
-        var start = new ProcessStartInfo("bash", [Path.Combine(RepositoryPaths.Root, "scripts", "publish-server.sh")])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            WorkingDirectory = RepositoryPaths.Root,
-        };
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        // A publish takes one to two minutes on a quiet machine (ILCompiler, then clang): bounded well above that.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(12));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/publish-server.sh took over 12 minutes:\n{await output}");
-        }
-
-        Assert.True(process.ExitCode == 0, $"scripts/publish-server.sh exited with {process.ExitCode}:\n{await output}\n{await error}");
+        // One to two minutes on a quiet machine: bounded well above that.
+        await PublishScript.RunAsync("publish-server.sh", TimeSpan.FromMinutes(12));
         return Path.Combine(RepositoryPaths.Root, "artifacts", "server", "FileTransfer.Server");
     }
 }
