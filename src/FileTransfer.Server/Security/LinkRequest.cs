@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using FileTransfer.Core;
 
 namespace FileTransfer.Server.Security;
 
@@ -31,9 +32,6 @@ public sealed record LinkResponse(string Url, string Token, string Path, string 
 /// </summary>
 internal static class LinkRequestRules
 {
-    private static readonly System.Text.RegularExpressions.Regex AccessPattern = new("^(read|write)$");
-    private static readonly System.Text.RegularExpressions.Regex Sha256Pattern = new("^[0-9a-f]{64}$");
-
     public static Dictionary<string, string[]> Refusals(LinkRequest request)
     {
         var errors = new Dictionary<string, string[]>(StringComparer.Ordinal);
@@ -46,7 +44,7 @@ internal static class LinkRequestRules
         {
             errors[nameof(LinkRequest.Access)] = ["The Access field is required."];
         }
-        else if (!AccessPattern.IsMatch(request.Access))
+        else if (request.Access is not (Scopes.Read or Scopes.Write))
         {
             errors[nameof(LinkRequest.Access)] = ["Access must be 'read' or 'write'."];
         }
@@ -61,7 +59,7 @@ internal static class LinkRequestRules
             errors[nameof(LinkRequest.MaxBytes)] = [$"The field MaxBytes must be between 0 and {long.MaxValue}."];
         }
 
-        if (request.Sha256 is { } sha256 && !Sha256Pattern.IsMatch(sha256))
+        if (request.Sha256 is { } sha256 && (sha256.Length != 64 || !sha256.All(c => char.IsAsciiDigit(c) || c is >= 'a' and <= 'f')))
         {
             errors[nameof(LinkRequest.Sha256)] = ["Sha256 must be 64 lowercase hex digits."];
         }
