@@ -33,6 +33,10 @@ public static class FileTransferServiceCollectionExtensions
         services.AddSingleton<IValidateOptions<DraftUploadOptions>, DraftUploadOptionsAttributes>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<MatcherPolicy, UploadProtocolPolicy>());
         services.AddSingleton<OpenedFileResultExecutor>();
+        // A parameter that does not bind is answered by the REST error filter (MALFORMED_MESSAGE) in every
+        // environment: the framework would throw in Development only (its default), which the
+        // exception handler cannot tell from Kestrel's refusals of a body.
+        services.PostConfigure<RouteHandlerOptions>(options => options.ThrowOnBadRequest = false);
         services.AddEndpointsApiExplorer();
         services.AddRestJson();
         services.AddProblemDetails();

@@ -79,6 +79,17 @@ public sealed class ShippedServerTests : IDisposable
         await AssertReasonAsync(await nobody.GetAsync("/api/files", TestTimeout.Token), HttpStatusCode.Unauthorized, "UNAUTHENTICATED");
     }
 
+    [Fact]
+    public async Task A_Parameter_That_Does_Not_Bind_Is_Malformed_In_Development_Too()
+    {
+        // The framework throws on a parameter that does not bind in Development only; the answer is the same.
+        await using var server = await StartAsync(native: false, environment: "Development");
+        using var client = Client(server.Http1);
+
+        await AssertReasonAsync(await client.GetAsync("/api/files?pageSize=many", TestTimeout.Token), HttpStatusCode.BadRequest, "MALFORMED_MESSAGE");
+        await AssertReasonAsync(await client.DeleteAsync("/api/files/", TestTimeout.Token), HttpStatusCode.BadRequest, "MALFORMED_MESSAGE");
+    }
+
     [Theory]
     [MemberData(nameof(Builds))]
     public async Task Grpc_Keeps_Every_Byte_And_Reflection_And_Health_Answer(bool native)
@@ -114,10 +125,10 @@ public sealed class ShippedServerTests : IDisposable
 
     public void Dispose() => _storage.Dispose();
 
-    private async Task<ServerProcess> StartAsync(bool native) => await ServerProcess.StartAsync(
+    private async Task<ServerProcess> StartAsync(bool native, string environment = "Production") => await ServerProcess.StartAsync(
         new Dictionary<string, string>
         {
-            ["ASPNETCORE_ENVIRONMENT"] = "Production",
+            ["ASPNETCORE_ENVIRONMENT"] = environment,
             ["Storage__RootPath"] = _storage.RootPath,
             ["Auth__ApiKeys__0__Key"] = FileTransferFactory.TestKey,
             ["Auth__ApiKeys__0__Scopes__0"] = "read",
