@@ -45,10 +45,9 @@ public sealed class ShippedOidcTests(ShippedOidcProvider fixture) : IClassFixtur
 
     private GlewlwydProvider Provider => fixture.Provider;
 
-    public static TheoryData<bool> Builds() => new() { false, true };
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task Each_Scope_Of_A_Providers_Token_Grants_Its_Own_Operations(bool native)
     {
         await using var server = await StartAsync(native);
@@ -78,7 +77,7 @@ public sealed class ShippedOidcTests(ShippedOidcProvider fixture) : IClassFixtur
     }
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task A_Bad_Or_Expired_Token_Is_Unauthenticated_With_Its_Reason(bool native)
     {
         await using var server = await StartAsync(native);

@@ -24,12 +24,11 @@ public sealed class ShippedS3Tests : IAsyncLifetime
     private readonly string _bucket = CephRgw.NewBucketName();
     private CephRgw _rgw = null!;
 
-    public static TheoryData<bool> Builds() => new() { false, true };
 
     public async Task InitializeAsync() => _rgw = await CephRgw.GetAsync();
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task Rest_And_Grpc_Keep_Every_Byte_List_And_Delete_On_A_Fresh_Bucket(bool native)
     {
         await using var server = await StartAsync(native);

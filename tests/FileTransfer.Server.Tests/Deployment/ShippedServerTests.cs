@@ -22,10 +22,9 @@ public sealed class ShippedServerTests : IDisposable
 {
     private readonly TempStorage _storage = new();
 
-    public static TheoryData<bool> Builds() => new() { false, true };
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task Rest_Uploads_Downloads_Lists_Forms_Links_And_Deletes_Keep_Every_Byte(bool native)
     {
         await using var server = await StartAsync(native);
@@ -63,7 +62,7 @@ public sealed class ShippedServerTests : IDisposable
     }
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task Refusals_Are_Problems_With_Their_Reasons(bool native)
     {
         await using var server = await StartAsync(native);
@@ -91,7 +90,7 @@ public sealed class ShippedServerTests : IDisposable
     }
 
     [Theory]
-    [MemberData(nameof(Builds))]
+    [MemberData(nameof(ShippedBuilds.Both), MemberType = typeof(ShippedBuilds))]
     public async Task Grpc_Keeps_Every_Byte_And_Reflection_And_Health_Answer(bool native)
     {
         await using var server = await StartAsync(native);
