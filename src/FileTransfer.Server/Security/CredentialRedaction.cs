@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Text.RegularExpressions;
 
 namespace FileTransfer.Server.Security;
@@ -40,6 +41,17 @@ internal static partial class CredentialRedaction
         || text.Contains("eyJ", StringComparison.Ordinal);
 
     private static readonly SearchValues<char> Separators = SearchValues.Create("=:");
+
+    /// <summary>
+    /// <see cref="Redact"/> for a message template (the <c>{OriginalFormat}</c> value of a log state),
+    /// remembered per string instance: a source-generated logger passes the same constant on every
+    /// call, and its '=' or ':' would otherwise run the regex once per line. Keyed by reference, so a
+    /// template built at run time is redacted for what it holds; entries go with their strings.
+    /// </summary>
+    public static string RedactTemplate(string template) =>
+        Templates.TryGetValue(template, out var known) ? known : Templates.GetValue(template, static t => Redact(t));
+
+    private static readonly ConditionalWeakTable<string, string> Templates = [];
 
     /// <summary>
     /// True for a structured log value named after a credential carrier, whose whole value is

@@ -166,12 +166,17 @@ internal static class RedactedState
         _ => new LazyText(state),
     };
 
-    // A value named after a credential header is masked whole; numbers, dates, GUIDs and enums have
-    // no text a credential could hide in; any other value is redacted as text.
+    /// <summary>The name under which a log state carries its message template.</summary>
+    private const string OriginalFormat = "{OriginalFormat}";
+
+    // A value named after a credential header is masked whole; a template once per instance (the
+    // per-transfer line's ':' would otherwise run the regex on every request); numbers, dates, GUIDs
+    // and enums have no text a credential could hide in; any other value is redacted as text.
     private static object? Value(string name, object? value) => value switch
     {
         null => null,
         _ when CredentialRedaction.IsCredentialName(name) => CredentialRedaction.Mask,
+        string template when name == OriginalFormat => CredentialRedaction.RedactTemplate(template),
         bool or ValueType and IFormattable => value,
         string text => CredentialRedaction.Redact(text),
         IEnumerable items => Changed(string.Join(", ", items.Cast<object?>()), value),

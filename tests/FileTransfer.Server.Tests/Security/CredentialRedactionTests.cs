@@ -54,4 +54,22 @@ public sealed class CredentialRedactionTests
     [InlineData("QueryString", false)]
     public void Values_Named_After_A_Credential_Are_Masked_Whole(string name, bool masked) =>
         Assert.Equal(masked, CredentialRedaction.IsCredentialName(name));
+
+    [Fact]
+    public void A_Template_Is_Redacted_Once_Per_Instance_And_For_What_It_Holds()
+    {
+        // A constant template (a source-generated logger's) comes back as it is, the same instance each time.
+        const string constant = "Transfer {Direction} {Name} over {Protocol} ({HttpProtocol}): {Bytes} bytes";
+        Assert.Same(constant, CredentialRedaction.RedactTemplate(constant));
+        Assert.Same(constant, CredentialRedaction.RedactTemplate(constant));
+
+        // A template built at run time (logger.LogInformation(text)) is redacted like any text, and
+        // two instances with the same characters are each redacted, not confused with one another.
+        var secret = "k-" + Guid.NewGuid().ToString("N");
+        var built = "Retrying with Authorization: Bearer " + secret;
+        var first = CredentialRedaction.RedactTemplate(built);
+        Assert.Equal("Retrying with Authorization: [redacted]", first);
+        Assert.Same(first, CredentialRedaction.RedactTemplate(built));
+        Assert.Equal(first, CredentialRedaction.RedactTemplate(new string(built.AsSpan())));
+    }
 }

@@ -109,6 +109,28 @@ public sealed class LogRedactionTests
         Assert.Contains(factory.Sink.Entries, e => e.Message.Contains("Authorization: [redacted]", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void A_Template_Built_At_Run_Time_Is_Redacted_In_Every_Field_And_Every_Call()
+    {
+        var sink = new LogSink();
+        using var factory = new RedactingLoggerFactory(new LoggerFactory([sink]));
+        var logger = factory.CreateLogger("Test");
+        var key = "k-" + Guid.NewGuid().ToString("N");
+#pragma warning disable CA2254 // The point: a template that is not a constant.
+        for (var i = 0; i < 2; i++)
+        {
+            logger.LogWarning("Retrying with Authorization: Bearer " + key);
+        }
+#pragma warning restore CA2254
+
+        Assert.Equal(2, sink.Entries.Count);
+        foreach (var entry in sink.Entries)
+        {
+            Assert.DoesNotContain(key, entry.Text, StringComparison.Ordinal);
+            Assert.Contains(entry.Fields, f => f.Contains("Authorization: [redacted]", StringComparison.Ordinal));
+        }
+    }
+
     private static void AssertNoneShows(IReadOnlyList<LogSink.Entry> entries, params string[] secrets)
     {
         Assert.True(entries.Count > 50, $"only {entries.Count} log entries captured");
