@@ -5,7 +5,8 @@
 #
 # Installs what it drives (nginx, curl, h2load, wrk, python3-grpcio, gnuplot; apt, only what is
 # missing), builds the solution in Release (warnings are errors) and the server's Native AOT
-# executable, which it measures as "ours" (the container image runs it), waits for the machine to be quiet
+# executable, which it measures as "ours" (the container image runs it), and kestrel-bare's (Kestrel
+# alone, the small case's floor, artifacts/kestrel-bare/), waits for the machine to be quiet
 # (the 1-minute load average at most --max-load, default 1.0, for at most --wait minutes, default 15),
 # and refuses to start on a busy machine unless --force is given, in which case the report says
 # "Not a result" at its top. Then it runs every case of benchmarks/FileTransfer.Benchmarks.E2E with
@@ -29,7 +30,7 @@ while (($# > 0)); do
     --wait) wait_minutes=$2; shift 2 ;;
     --force) force=1; shift ;;
     --no-publish) publish=0; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) harness+=("$1"); shift ;;
   esac
 done
@@ -59,6 +60,30 @@ dotnet build FileTransfer.sln -c Release -nologo -clp:ErrorsOnly
 if [[ " ${harness[*]} " != *" --server "* ]]; then
   bash scripts/publish-server.sh >/dev/null
   harness+=(--server artifacts/server/FileTransfer.Server)
+fi
+
+# kestrel-bare (benchmarks/FileTransfer.Benchmarks.KestrelBare), built as ours is: Native AOT for this machine.
+# Published again only when a source of it is newer than the executable, as scripts/publish-server.sh does;
+# dated when the publish started, so that a source changed while it ran makes the next call publish again.
+publish_kestrel_bare() {
+  local project=benchmarks/FileTransfer.Benchmarks.KestrelBare out=artifacts/kestrel-bare
+  local executable=$out/FileTransfer.Benchmarks.KestrelBare started
+  if [[ -x $executable ]] && [[ -z $(find "$project" Directory.Build.props benchmarks/Directory.Build.props Directory.Packages.props \
+      -type f -newer "$executable" -not -path '*/bin/*' -not -path '*/obj/*' -print -quit) ]]; then
+    return
+  fi
+  started=$(mktemp)
+  if ! dotnet publish "$project" -c Release --use-current-runtime -o "$out" -nologo -clp:ErrorsOnly; then
+    rm -f "$started"
+    echo "run.sh: publishing kestrel-bare failed (above)" >&2
+    exit 1
+  fi
+  touch -r "$started" "$executable"
+  rm -f "$started"
+}
+if [[ " ${harness[*]} " != *" --kestrel-bare "* ]]; then
+  publish_kestrel_bare
+  harness+=(--kestrel-bare artifacts/kestrel-bare/FileTransfer.Benchmarks.KestrelBare)
 fi
 
 # 256 concurrent transfers need more descriptors than a default soft limit of 1024 may give.

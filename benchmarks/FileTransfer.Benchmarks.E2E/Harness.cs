@@ -116,6 +116,12 @@ internal sealed class Harness(HarnessOptions options)
             }
         }
 
+        if (peers.HasFlag(CasePeers.KestrelBare) && options.KestrelBare is { } kestrelBare)
+        {
+            context.KestrelBare = await KestrelBareServer.StartAsync(kestrelBare, oursRoot);
+            Console.Error.WriteLine($"[{KestrelBareServer.ServerName}] {context.KestrelBare.Http1} (HTTP/1.1), {context.KestrelBare.Http2} (h2c)");
+        }
+
         if (ExternalTool.Find("nginx") is not { } nginx)
         {
             context.NginxMissing = "nginx is not installed (apt-get install nginx-light)";

@@ -33,6 +33,9 @@ internal sealed class HarnessOptions
           --baseline-env KEY=VALUE start a second copy of our server ("ours-before") with this environment, repeatable
           --server PATH            run "ours" from this build of the server: a dll, or the native executable of a Native AOT
                                    publish (scripts/publish-server.sh) (default: the solution's Release build)
+          --kestrel-bare PATH      add "kestrel-bare" to the small case: Kestrel and a handler calling SendFileAsync, nothing else
+                                   (benchmarks/FileTransfer.Benchmarks.KestrelBare; its native executable, which run.sh publishes
+                                   to artifacts/kestrel-bare/, or a dll), the floor of ours's cost per request (default: not run)
           --baseline-server PATH   start "ours-before" from another build of the server (e.g. the commit before a change; a dll
                                    or a native executable)
           --baseline-cli FILE      the clients case's CLI rows also with this filetransfer executable, round-robin ("filetransfer (CLI, before)":
@@ -64,6 +67,8 @@ internal sealed class HarnessOptions
 
     /// <summary>The build "ours" runs from (a dll or a native executable); null for the solution's Release build.</summary>
     public string? Server { get; private set; }
+    /// <summary>The kestrel-bare build the small case also runs (a native executable or a dll); null: not run.</summary>
+    public string? KestrelBare { get; private set; }
     public string? BaselineCli { get; private set; }
     public string? SweepServer { get; private set; }
     public string? OutDirectory { get; private set; }
@@ -102,6 +107,7 @@ internal sealed class HarnessOptions
                 case "--baseline-env": AddPair(options.BaselineEnvironment, Next()); break;
                 case "--baseline-server": options.BaselineServer = Path.GetFullPath(Next()); break;
                 case "--server": options.Server = Path.GetFullPath(Next()); break;
+                case "--kestrel-bare": options.KestrelBare = Path.GetFullPath(Next()); break;
                 case "--baseline-cli": options.BaselineCli = Path.GetFullPath(Next()); break;
                 case "--sweep-server": options.SweepServer = Path.GetFullPath(Next()); break;
                 case "--out": options.OutDirectory = Path.GetFullPath(Next()); break;

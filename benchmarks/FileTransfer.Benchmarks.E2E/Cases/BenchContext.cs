@@ -38,6 +38,9 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     /// <summary>The gRPC reference server in another stack (Python grpcio, C-core); null with <see cref="PythonMissing"/> set when it cannot run.</summary>
     public PythonGrpcServer? Python { get; set; }
 
+    /// <summary>Kestrel and a handler calling SendFileAsync (<c>--kestrel-bare</c>), started for the small case; usually null.</summary>
+    public KestrelBareServer? KestrelBare { get; set; }
+
     /// <summary>Copies of ours on the S3 backend (the s3 case starts them when an RGW is named by FT_S3_*).</summary>
     public List<OurServer> S3Servers { get; } = [];
 
@@ -88,9 +91,13 @@ internal sealed class BenchContext(HarnessOptions options, Measurer measurer, st
     public IEnumerable<(string Name, ServerUnderTest? Server)> DownloadServers =>
         Baseline is null ? HttpServers : [("ours", Ours), (Baseline.Name, Baseline), (NginxServer.Plain, Nginx), (NginxServer.Logging, NginxLog)];
 
+    /// <summary>The download servers and, after them, kestrel-bare when it runs: for the small-file case only.</summary>
+    public IEnumerable<(string Name, ServerUnderTest? Server)> SmallFileServers =>
+        KestrelBare is null ? DownloadServers : [.. DownloadServers, (KestrelBare.Name, KestrelBare)];
+
     /// <summary>Every server a case may run against, for the report's peers/ and logs/ folders.</summary>
     public IEnumerable<ServerUnderTest> AllServers =>
-        new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog }.OfType<ServerUnderTest>().Concat(S3Servers);
+        new ServerUnderTest?[] { Ours, Baseline, Naive, Optimized, Python, Nginx, NginxLog, KestrelBare }.OfType<ServerUnderTest>().Concat(S3Servers);
 
     /// <summary>The build "ours" runs from: <c>--server</c>, else the solution's Release build.</summary>
     public string OursBuild => Options.Server ?? Builds.ServerDll();

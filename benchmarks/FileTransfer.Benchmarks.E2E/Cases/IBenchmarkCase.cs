@@ -11,6 +11,9 @@ internal enum CasePeers
 
     /// <summary>The Python grpcio reference server.</summary>
     PythonGrpc = 2,
+
+    /// <summary>kestrel-bare, when <c>--kestrel-bare</c> names a build.</summary>
+    KestrelBare = 4,
 }
 
 /// <summary>

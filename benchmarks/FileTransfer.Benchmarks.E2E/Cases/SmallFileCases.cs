@@ -5,10 +5,11 @@ using FileTransfer.Benchmarks.E2E.Reporting;
 namespace FileTransfer.Benchmarks.E2E.Cases;
 
 /// <summary>
-/// Case 5: 1 KiB and 64 KiB GETs, the same flags against ours (and ours-before) and both nginx, an API key on every
-/// request. At the highest rate the servers reach (wrk over HTTP/1.1, h2load over h2c): requests per
-/// second, server CPU per request, peak working set. At a fixed rate (<c>--fixed-rate</c>, h2load
-/// <c>--rps</c>, HTTP/1.1 and h2c): p50 and p99 latency.
+/// Case 5: 1 KiB and 64 KiB GETs, the same flags against ours (and ours-before), both nginx and, with
+/// <c>--kestrel-bare</c>, Kestrel alone (<see cref="KestrelBareServer"/>), an API key on every request
+/// (which only ours checks). At the highest rate the servers reach (wrk over HTTP/1.1, h2load over h2c):
+/// requests per second, server CPU per request, peak working set. At a fixed rate (<c>--fixed-rate</c>,
+/// h2load <c>--rps</c>, HTTP/1.1 and h2c): p50 and p99 latency.
 /// </summary>
 internal sealed class SmallFileCases : IBenchmarkCase
 {
@@ -23,7 +24,9 @@ internal sealed class SmallFileCases : IBenchmarkCase
 
     public int Order => 50;
 
-    public string Description => "1 KiB and 64 KiB GETs at full rate (wrk, h2load) and at a fixed rate with p50/p99 latency (h2load --rps), ours and both nginx";
+    public string Description => "1 KiB and 64 KiB GETs at full rate (wrk, h2load) and at a fixed rate with p50/p99 latency (h2load --rps), ours, both nginx (and kestrel-bare)";
+
+    public CasePeers Peers => CasePeers.KestrelBare;
 
     /// <summary>The client column of a fixed-rate row.</summary>
     public static string FixedRateClient(double rate) => $"h2load --rps, {rate:N0} req/s fixed";
@@ -35,7 +38,7 @@ internal sealed class SmallFileCases : IBenchmarkCase
         foreach (var file in new[] { context.Small1K, context.Small64K })
         {
             var label = $"GET {BenchContext.Size(file.Size)}";
-            foreach (var (name, server) in context.DownloadServers)
+            foreach (var (name, server) in context.SmallFileServers)
             {
                 var wrk = new CaseResult(Group, label, name, "HTTP/1.1", WrkClient) { PerRequest = true };
                 context.Plan(wrk, server, s => async verify =>

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Net.Sockets;
 
 namespace FileTransfer.Benchmarks.E2E.Infrastructure;
 
@@ -99,31 +98,15 @@ internal sealed class NginxServer : ServerUnderTest
         }) ?? throw new InvalidOperationException("Could not start nginx");
         server.Http1 = new Uri($"http://127.0.0.1:{http1}");
         server.Http2 = new Uri($"http://127.0.0.1:{http2}");
-        await WaitForPortAsync(server, http1);
-        await WaitForPortAsync(server, http2);
-        return server;
-    }
-
-    private static async Task WaitForPortAsync(NginxServer server, int port)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(20);
-        while (true)
+        foreach (var port in new[] { http1, http2 })
         {
-            try
-            {
-                using var socket = new TcpClient();
-                await socket.ConnectAsync("127.0.0.1", port);
-                return;
-            }
-            catch (SocketException) when (DateTime.UtcNow < deadline && !server.Process.HasExited)
-            {
-                await Task.Delay(50);
-            }
-            catch (SocketException)
+            if (!await server.ListensAsync(port))
             {
                 var error = server.Process.HasExited ? await server.Process.StandardError.ReadToEndAsync() : "";
                 throw new InvalidOperationException($"nginx did not listen on {port}: {error}");
             }
         }
+
+        return server;
     }
 }

@@ -95,7 +95,8 @@ internal sealed partial class OurServer : ServerUnderTest
         return start;
     }
 
-    private static bool IsConfiguration(string key) =>
+    /// <summary>Whether an inherited environment variable would configure a .NET server (ASP.NET Core, the GC, any section).</summary>
+    public static bool IsConfiguration(string key) =>
         key.StartsWith("ASPNETCORE_", StringComparison.Ordinal) || key == "DOTNET_ENVIRONMENT"
         || key.StartsWith("DOTNET_GC", StringComparison.OrdinalIgnoreCase) || key.StartsWith("COMPlus_", StringComparison.OrdinalIgnoreCase)
         || key.Contains("__", StringComparison.Ordinal);

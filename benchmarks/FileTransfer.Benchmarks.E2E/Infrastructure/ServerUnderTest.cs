@@ -82,6 +82,32 @@ internal abstract class ServerUnderTest : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Whether the server accepts connections on <paramref name="port"/> within 20 s, for servers that
+    /// bind the ports the harness chose and print no line that says so; false as soon as it exited.
+    /// </summary>
+    protected async Task<bool> ListensAsync(int port)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (true)
+        {
+            try
+            {
+                using var socket = new System.Net.Sockets.TcpClient();
+                await socket.ConnectAsync(System.Net.IPAddress.Loopback, port);
+                return true;
+            }
+            catch (System.Net.Sockets.SocketException) when (DateTime.UtcNow < deadline && !Process.HasExited)
+            {
+                await Task.Delay(50);
+            }
+            catch (System.Net.Sockets.SocketException)
+            {
+                return false;
+            }
+        }
+    }
+
     protected static int FreePort()
     {
         using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);

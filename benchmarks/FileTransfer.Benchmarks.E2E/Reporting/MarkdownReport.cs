@@ -58,7 +58,7 @@ internal static class MarkdownReport
         text.AppendLine("### Where ours stands (no target)");
         WriteTargets(text, targets.Placement());
         WriteLatency(text, input.Results);
-        WriteCases(text, input.Results);
+        WriteCases(text, input.Results, input.Servers);
         GrpcTables.Write(text, input.Results);
         WriteRawFiles(text, input);
         return text.ToString();
@@ -227,7 +227,7 @@ internal static class MarkdownReport
         }
     }
 
-    private static void WriteCases(StringBuilder text, IReadOnlyList<CaseResult> results)
+    private static void WriteCases(StringBuilder text, IReadOnlyList<CaseResult> results, IReadOnlyList<ServerUnderTest> servers)
     {
         text.AppendLine();
         text.AppendLine("## Every case");
@@ -241,6 +241,14 @@ internal static class MarkdownReport
             text.AppendLine();
             text.AppendLine(Invariant, $"### {group.Key}");
             text.AppendLine();
+            if (group.Key == Cases.SmallFileCases.Group && servers.OfType<KestrelBareServer>().FirstOrDefault() is { } bare)
+            {
+                text.AppendLine(Invariant, $"**{bare.Name}** is the floor: Kestrel and one handler that calls `SendFileAsync` (`benchmarks/FileTransfer.Benchmarks.KestrelBare`, {bare.Build}),");
+                text.AppendLine("with no API key, no log line, no metrics and no rate limit: what any ASP.NET Core server pays per request on this runtime, so");
+                text.AppendLine("that what ours costs above it is our own code's.");
+                text.AppendLine();
+            }
+
             var perRequest = group.Any(r => r.PerRequest);
             text.AppendLine(perRequest
                 ? "| Case | Server | Protocol | Client | Requests/s | Server CPU µs/request | Server peak RSS MB | Server alloc B/request | Client alloc B/request |"

@@ -135,6 +135,12 @@ internal sealed class Targets(IReadOnlyList<CaseResult> results, HarnessOptions 
             {
                 CaseResult? Small(string server) => Find(r => r.Group == SmallFileCases.Group && r.Name == $"GET {file}" && r.Server == server && r.Protocol == protocol && r.Client == client);
                 lines.Add(Ratio($"GET {file} requests/s, ours / {NginxServer.Plain} ({client.Split(' ')[0]}, {protocol}, access log off)", Small("ours"), Small(NginxServer.Plain), s => s.RequestsPerSecond));
+
+                // The floor beside the goal's reference: how far below nginx-log Kestrel alone already is (--kestrel-bare only).
+                if (Small(KestrelBareServer.ServerName) is { } bare)
+                {
+                    lines.Add(Ratio($"GET {file} requests/s, {bare.Server} / {NginxServer.Logging} ({client.Split(' ')[0]}, {protocol}, Kestrel alone)", bare, Small(NginxServer.Logging), s => s.RequestsPerSecond));
+                }
             }
         }
 
