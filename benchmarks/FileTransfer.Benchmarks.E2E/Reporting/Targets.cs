@@ -140,6 +140,8 @@ internal sealed class Targets(IReadOnlyList<CaseResult> results, HarnessOptions 
                 if (Small(KestrelBareServer.ServerName) is { } bare)
                 {
                     lines.Add(Ratio($"GET {file} requests/s, {bare.Server} / {NginxServer.Logging} ({client.Split(' ')[0]}, {protocol}, Kestrel alone)", bare, Small(NginxServer.Logging), s => s.RequestsPerSecond));
+                    lines.Add(Ratio($"GET {file} requests/s, ours / {bare.Server} ({client.Split(' ')[0]}, {protocol}, what the product adds to Kestrel)", Small("ours"), bare, s => s.RequestsPerSecond));
+                    lines.Add(Ratio($"GET {file} server CPU per request, ours / {bare.Server} ({client.Split(' ')[0]}, {protocol})", Small("ours"), bare, s => s.CpuMicrosecondsPerRequest));
                 }
             }
         }
