@@ -48,8 +48,7 @@ internal static partial class CredentialRedaction
     /// call, and its '=' or ':' would otherwise run the regex once per line. Keyed by reference, so a
     /// template built at run time is redacted for what it holds; entries go with their strings.
     /// </summary>
-    public static string RedactTemplate(string template) =>
-        Templates.TryGetValue(template, out var known) ? known : Templates.GetValue(template, static t => Redact(t));
+    public static string RedactTemplate(string template) => Templates.GetValue(template, static t => Redact(t));
 
     private static readonly ConditionalWeakTable<string, string> Templates = [];
 

@@ -169,33 +169,20 @@ public sealed partial class DocsExamplesTests : IAsyncLifetime
 
     private async Task<(int ExitCode, string Output, string Error)> RunAsync(string command, string[] arguments, TimeSpan timeout, params (string Name, string Value)[] environment)
     {
-        var start = new ProcessStartInfo(command, arguments)
-        {
-            WorkingDirectory = _work.RootPath,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
+        var start = new ProcessStartInfo(command, arguments) { WorkingDirectory = _work.RootPath };
         start.Environment["FILETRANSFER_API_KEY"] = Key;
         foreach (var (name, value) in environment)
         {
             start.Environment[name] = value;
         }
 
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var cancel = new CancellationTokenSource(timeout);
-        try
+        var run = await ChildProcess.RunAsync(start, timeout);
+        if (run.TimedOut)
         {
-            await process.WaitForExitAsync(cancel.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{command} {string.Join(' ', arguments)} ran past {timeout}:\n{await output}\n{await error}");
+            throw new TimeoutException($"{command} {string.Join(' ', arguments)} ran past {timeout}:\n{run.Output}\n{run.Error}");
         }
 
-        return (process.ExitCode, await output, await error);
+        return (run.ExitCode, run.Output, run.Error);
     }
 
     [GeneratedRegex(@"'(If-[A-Za-z-]+): ""<etag>""'")]

@@ -94,21 +94,9 @@ public sealed class CephRgw
     /// <summary>Runs the script; standard output and error together (the error side carries a failing daemon's log).</summary>
     private static async Task<(int ExitCode, string Output)> RunScriptAsync(TimeSpan timeout, params string[] arguments)
     {
-        var start = new ProcessStartInfo("bash", [Script, .. arguments]) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var cancel = new CancellationTokenSource(timeout);
-        try
-        {
-            await process.WaitForExitAsync(cancel.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            return (-1, $"timed out after {timeout}:\n{await output}{await error}");
-        }
-
-        return (process.ExitCode, await output + await error);
+        var run = await ChildProcess.RunAsync(new ProcessStartInfo("bash", [Script, .. arguments]), timeout);
+        return run.TimedOut
+            ? (-1, $"timed out after {timeout}:\n{run.Output}{run.Error}")
+            : (run.ExitCode, run.Output + run.Error);
     }
 }

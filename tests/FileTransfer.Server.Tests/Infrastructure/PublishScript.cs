@@ -11,26 +11,12 @@ public static class PublishScript
 {
     public static async Task RunAsync(string script, TimeSpan timeout)
     {
-        var start = new ProcessStartInfo("bash", [Path.Combine(RepositoryPaths.Root, "scripts", script)])
+        var run = await ChildProcess.RunAsync(new ProcessStartInfo("bash", [Path.Combine(RepositoryPaths.Root, "scripts", script)]) { WorkingDirectory = RepositoryPaths.Root }, timeout);
+        if (run.TimedOut)
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            WorkingDirectory = RepositoryPaths.Root,
-        };
-        using var process = Process.Start(start)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var expiry = new CancellationTokenSource(timeout);
-        try
-        {
-            await process.WaitForExitAsync(expiry.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"scripts/{script} took over {timeout.TotalMinutes:0} minutes:\n{await output}");
+            throw new TimeoutException($"scripts/{script} took over {timeout.TotalMinutes:0} minutes:\n{run.Output}");
         }
 
-        Assert.True(process.ExitCode == 0, $"scripts/{script} exited with {process.ExitCode}:\n{await output}\n{await error}");
+        Assert.True(run.ExitCode == 0, $"scripts/{script} exited with {run.ExitCode}:\n{run.Output}\n{run.Error}");
     }
 }
