@@ -12,10 +12,15 @@ namespace FileTransfer.Storage.Local;
 internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Size, long ModifiedSeconds, uint ModifiedNanoseconds, long ChangedSeconds, uint ChangedNanoseconds)
 {
     private const int CurrentFolder = -100; // AT_FDCWD
+    private const int NoFollow = 0x100; // AT_SYMLINK_NOFOLLOW: a link at the end is looked at, not followed
     private const int EmptyPath = 0x1000; // AT_EMPTY_PATH: the descriptor itself
     private const uint BasicStats = 0x7ff; // STATX_BASIC_STATS
     private const ushort TypeMask = 0xf000; // S_IFMT
     private const ushort RegularFile = 0x8000; // S_IFREG
+    private const ushort Folder = 0x4000; // S_IFDIR
+    private const ushort SymbolicLink = 0xa000; // S_IFLNK
+    private const int NoSuchEntry = 2; // ENOENT
+    private const int NotAFolder = 20; // ENOTDIR: a part of the path before the last is a file
 
     /// <summary>The file <paramref name="path"/> names now, through links; false when there is none or it is not a regular file.</summary>
     public static bool TryOf(string path, out FileIdentity identity) =>
@@ -39,6 +44,31 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
         }
     }
 
+    /// <summary>
+    /// What the NUL-terminated UTF-8 <paramref name="path"/> itself is, a link at its end not followed;
+    /// <paramref name="identity"/> is set for a regular file. No string is marshalled: the caller
+    /// probes each prefix of one buffer in turn (<see cref="LinkFreeWalk"/>).
+    /// </summary>
+    public static PathEntry Probe(ReadOnlySpan<byte> path, out FileIdentity identity)
+    {
+        var result = Statx(CurrentFolder, ref MemoryMarshal.GetReference(path), NoFollow, BasicStats, out var buffer);
+        if (result != 0)
+        {
+            identity = default;
+            return Marshal.GetLastPInvokeError() is NoSuchEntry or NotAFolder ? PathEntry.Missing : PathEntry.Unknown;
+        }
+
+        var kind = (buffer.Mode & TypeMask) switch
+        {
+            RegularFile => PathEntry.RegularFile,
+            Folder => PathEntry.Folder,
+            SymbolicLink => PathEntry.Link,
+            _ => PathEntry.Other,
+        };
+        From(result, buffer, out identity);
+        return kind;
+    }
+
     private static bool From(int result, in StatxBuffer buffer, out FileIdentity identity)
     {
         identity = default;
@@ -60,6 +90,9 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
 
     [DllImport("libc", EntryPoint = "statx", SetLastError = true)]
     private static extern int Statx(int folder, [MarshalAs(UnmanagedType.LPUTF8Str)] string path, int flags, uint mask, out StatxBuffer buffer);
+
+    [DllImport("libc", EntryPoint = "statx", SetLastError = true)]
+    private static extern int Statx(int folder, ref byte path, int flags, uint mask, out StatxBuffer buffer);
 
     /// <summary><c>struct statx</c> (linux/stat.h): one layout on every architecture, 256 bytes.</summary>
     [StructLayout(LayoutKind.Explicit, Size = 256)]

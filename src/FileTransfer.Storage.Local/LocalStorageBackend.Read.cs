@@ -10,8 +10,11 @@ internal sealed partial class LocalStorageBackend
     public ValueTask<StoredObject?> StatAsync(string name, CancellationToken cancellationToken) =>
         ValueTask.FromResult(Describe(name, paths.Resolve(name)));
 
-    public ValueTask<IOpenedObject?> OpenAsync(string name, CancellationToken cancellationToken) =>
-        ValueTask.FromResult<IOpenedObject?>(openFiles.Open(name, paths.Resolve(name), digests.Find));
+    public ValueTask<IOpenedObject?> OpenAsync(string name, CancellationToken cancellationToken)
+    {
+        var fullPath = paths.Resolve(name, out var probed);
+        return ValueTask.FromResult<IOpenedObject?>(openFiles.Open(name, fullPath, digests.Find, probed));
+    }
 
     /// <summary>One page of the visible files in name order: see <see cref="FileTreeWalk"/>.</summary>
     public ValueTask<ObjectPage> ListAsync(ListRequest request, CancellationToken cancellationToken) =>

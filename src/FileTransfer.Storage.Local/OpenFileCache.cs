@@ -5,8 +5,9 @@ namespace FileTransfer.Storage.Local;
 
 /// <summary>
 /// Read handles of recently downloaded files, kept open so that reading the same version again
-/// costs one statx(2) of the name instead of open, three fstat, two flock, fadvise and close (a small
-/// GET's storage work; docs/performance-notes.md). A handle is lent only while the name still is the
+/// costs one statx(2) of the name (the resolver's own, when it probed the name on its way) instead
+/// of open, three fstat, two flock, fadvise and close (a small GET's storage work;
+/// docs/performance-notes.md). A handle is lent only while the name still is the
 /// file it was opened on: same device and inode, size, modification and change time to the
 /// nanosecond (<see cref="FileIdentity"/>). Every write of ours renames a new inode over the name,
 /// and a write in place by another program moves the change time, so a lent handle reads what a
@@ -47,15 +48,19 @@ internal sealed class OpenFileCache : IDisposable
     /// <summary>Handles open now (for tests and diagnostics).</summary>
     public int Count => Volatile.Read(ref _count);
 
-    /// <summary>The file <paramref name="fullPath"/> names now, opened for reading; null when there is none (or it is a folder).</summary>
-    public LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest)
+    /// <summary>
+    /// The file <paramref name="fullPath"/> names now, opened for reading; null when there is none (or it
+    /// is a folder). <paramref name="probed"/> is which file the name was when it was resolved a moment
+    /// ago (<see cref="LocalPaths.Resolve(string, out FileIdentity?)"/>), checked instead of asking again; null: asked here.
+    /// </summary>
+    public LocalOpenedFile? Open(string name, string fullPath, Func<string, long, DateTime, byte[]?> digest, FileIdentity? probed = null)
     {
         if (_capacity == 0)
         {
             return LocalOpenedFile.Open(name, fullPath, digest);
         }
 
-        if (!FileIdentity.TryOf(fullPath, out var current) || current.Size > LargestKeptBytes)
+        if (!TryIdentify(fullPath, probed, out var current) || current.Size > LargestKeptBytes)
         {
             // Not a regular file now (missing, a folder, a device) or large: the plain open answers as it always did.
             Forget(fullPath);
@@ -92,6 +97,13 @@ internal sealed class OpenFileCache : IDisposable
         {
             Forget(path);
         }
+    }
+
+    // The resolver's probe when there was one: the same statx of the same name, a moment earlier.
+    private static bool TryIdentify(string fullPath, FileIdentity? probed, out FileIdentity current)
+    {
+        current = probed.GetValueOrDefault();
+        return probed is not null || FileIdentity.TryOf(fullPath, out current);
     }
 
     private LocalOpenedFile? OpenAndKeep(string name, string fullPath, FileIdentity current, Func<string, long, DateTime, byte[]?> digest)

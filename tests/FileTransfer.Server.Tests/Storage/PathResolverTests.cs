@@ -126,6 +126,59 @@ public sealed class PathResolverTests : IDisposable
         }
     }
 
+    [Fact]
+    public void Hands_On_The_Files_Identity_Only_For_A_Regular_File_Reached_Without_A_Link()
+    {
+        _storage.Write("sub/file.txt", [1, 2, 3]);
+        File.CreateSymbolicLink(_storage.PathOf("link.txt"), _storage.PathOf("sub/file.txt"));
+        Directory.CreateSymbolicLink(_storage.PathOf("alias"), _storage.PathOf("sub"));
+
+        // The identity is the file the name opens now, as the open-file cache would statx it.
+        Assert.Equal(_storage.PathOf("sub/file.txt"), _resolver.Resolve("sub/file.txt", out var file));
+        Assert.True(FileIdentity.TryOf(_storage.PathOf("sub/file.txt"), out var expected));
+        Assert.Equal(expected, file);
+
+        // A link at the end or on the way is resolved in full, and the cache asks the name itself.
+        Assert.Equal(_storage.PathOf("link.txt"), _resolver.Resolve("link.txt", out file));
+        Assert.Null(file);
+        Assert.Equal(_storage.PathOf("alias/file.txt"), _resolver.Resolve("alias/file.txt", out file));
+        Assert.Null(file);
+
+        // A folder, a missing name, and a name below a file are no regular file.
+        Assert.Equal(_storage.PathOf("sub"), _resolver.Resolve("sub", out file));
+        Assert.Null(file);
+        Assert.Equal(_storage.PathOf("sub/new/upload.bin"), _resolver.Resolve("sub/new/upload.bin", out file));
+        Assert.Null(file);
+        Assert.Equal(_storage.PathOf("sub/file.txt/x"), _resolver.Resolve("sub/file.txt/x", out file));
+        Assert.Null(file);
+    }
+
+    [Fact]
+    public void Refuses_A_Link_Out_Of_The_Root_Deeper_In_The_Name_Than_Its_First_Segment()
+    {
+        var outside = Path.Combine(Path.GetTempPath(), $"outside-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(Path.Combine(outside, "c"));
+        File.WriteAllText(Path.Combine(outside, "c", "secret.txt"), "secret");
+        Directory.CreateDirectory(_storage.PathOf("a/b"));
+        Directory.CreateSymbolicLink(_storage.PathOf("a/b/out"), outside);
+        File.CreateSymbolicLink(_storage.PathOf("a/b/secret-link.txt"), Path.Combine(outside, "c", "secret.txt"));
+
+        try
+        {
+            // Real folders first: the link is found however deep it is, in the middle or at the end.
+            Assert.False(_resolver.TryResolve("a/b/out/c/secret.txt", out _, out var rejection));
+            Assert.Equal(NameRejection.OutsideRoot, rejection);
+            Assert.False(_resolver.TryResolve("a/b/out/new-upload.bin", out _, out rejection));
+            Assert.Equal(NameRejection.OutsideRoot, rejection);
+            Assert.False(_resolver.TryResolve("a/b/secret-link.txt", out _, out rejection));
+            Assert.Equal(NameRejection.OutsideRoot, rejection);
+        }
+        finally
+        {
+            Directory.Delete(outside, recursive: true);
+        }
+    }
+
     internal static LocalPaths Create(string rootPath)
     {
         var options = Options.Create(new LocalStorageOptions { RootPath = rootPath });
