@@ -50,6 +50,10 @@ internal sealed partial class GrpcTransport
         try
         {
             await call.RequestStream.WriteAsync(new WriteUploadRequest { UploadId = uploadId, WriteOffset = offset, Finish = offset == length }, cancellationToken);
+
+            // One message for every chunk, and no copy of the bytes: the message is serialized before
+            // WriteAsync completes, so both the message and the pooled buffer can be reused.
+            var message = new WriteUploadRequest();
             for (var position = offset; position < length;)
             {
                 var read = await content.ReadAsync(buffer.AsMemory(0, (int)Math.Min(chunkSize, length - position)), cancellationToken);
@@ -59,8 +63,9 @@ internal sealed partial class GrpcTransport
                 }
 
                 position += read;
-                // No copy: the message is serialized before WriteAsync completes, so the pooled buffer can be reused.
-                await call.RequestStream.WriteAsync(new WriteUploadRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)), Finish = position == length }, cancellationToken);
+                message.Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read));
+                message.Finish = position == length;
+                await call.RequestStream.WriteAsync(message, cancellationToken);
                 sent(read);
             }
 

@@ -108,10 +108,14 @@ internal sealed partial class GrpcTransport(FileService.FileServiceClient client
 
             await WriteAsync(call, new UploadFileRequest { Metadata = metadata }, upload.Name, sentBytes, cancellationToken);
             int read;
+
+            // One message for every chunk, and no copy of the bytes: the message is serialized before
+            // WriteAsync completes, so both the message and the pooled buffer can be reused.
+            var message = new UploadFileRequest();
             while ((read = await content.ReadAsync(buffer.AsMemory(0, upload.ChunkSize), cancellationToken)) > 0)
             {
-                // No copy: the message is serialized before WriteAsync completes, so the pooled buffer can be reused.
-                await WriteAsync(call, new UploadFileRequest { Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read)) }, upload.Name, sentBytes, cancellationToken);
+                message.Chunk = UnsafeByteOperations.UnsafeWrap(buffer.AsMemory(0, read));
+                await WriteAsync(call, message, upload.Name, sentBytes, cancellationToken);
                 sentBytes += read;
                 sent(read);
             }
