@@ -8,37 +8,12 @@ namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// One limiter for the whole API, REST and gRPC alike: a concurrency limit and a token bucket per
-/// client. Health, OpenAPI, Swagger UI and gRPC reflection are never limited: probes and
-/// documentation must stay reachable.
+/// client (<see cref="ClientRateLimiter"/>), behind the framework's rate-limiting middleware, which
+/// answers a refusal through <see cref="OnRejectedAsync"/>. Health, OpenAPI, Swagger UI and gRPC
+/// reflection are never limited: probes and documentation must stay reachable.
 /// </summary>
 internal static class RateLimiting
 {
-    public static PartitionedRateLimiter<HttpContext> Create(RateLimitOptions options)
-    {
-        // The factories are built once: RateLimitPartition.GetConcurrencyLimiter and its kin wrap
-        // the options factory in a new closure and delegate on every call, that is on every request,
-        // although the limiter is created only for a client's first one.
-        Func<string, RateLimiter> concurrency = _ => new ConcurrencyLimiter(new ConcurrencyLimiterOptions
-        {
-            PermitLimit = options.ConcurrentTransfers,
-            QueueLimit = 0,
-        });
-        Func<string, RateLimiter> tokenBucket = _ => new TokenBucketRateLimiter(new TokenBucketRateLimiterOptions
-        {
-            TokenLimit = options.Burst,
-            TokensPerPeriod = options.PermitsPerSecond,
-            ReplenishmentPeriod = TimeSpan.FromSeconds(1),
-            QueueLimit = 0,
-            AutoReplenishment = true,
-        });
-        var unlimited = RateLimitPartition.GetNoLimiter("");
-        return PartitionedRateLimiter.CreateChained(
-            PartitionedRateLimiter.Create<HttpContext, string>(context =>
-                PartitionOf(context, options) is { } client ? RateLimitPartition.Get(client, concurrency) : unlimited),
-            PartitionedRateLimiter.Create<HttpContext, string>(context =>
-                PartitionOf(context, options) is { } client ? RateLimitPartition.Get(client, tokenBucket) : unlimited));
-    }
-
     /// <summary>429 problem (RFC 6585 4) with the limiter's own wait as Retry-After, in whole seconds.</summary>
     public static async ValueTask OnRejectedAsync(OnRejectedContext rejected, CancellationToken cancellationToken)
     {
@@ -61,13 +36,6 @@ internal static class RateLimiting
     /// </summary>
     public static bool Covers(PathString path) => path.StartsWithSegments("/api") || path.StartsWithSegments(Routes.FileService);
 
-    // null: not limited.
-    private static string? PartitionOf(HttpContext context, RateLimitOptions options) =>
-        options.Enabled && Covers(context.Request.Path) ? ClientOf(context) : null;
-
-    // The key id (a hash prefix, never the key itself) or a token's subject names a client that has one.
-    private static string ClientOf(HttpContext context) =>
-        Callers.Of(context.User) is { Kind: CallerKind.Key or CallerKind.Token } caller
-            ? caller.Id
-            : "ip:" + context.Connection.RemoteIpAddress;
+    // The budget's owner, by the same rule (ClientKey), as a log line names it.
+    private static string ClientOf(HttpContext context) => ClientKey.Of(context).ToString();
 }

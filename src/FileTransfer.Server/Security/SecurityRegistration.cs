@@ -49,8 +49,10 @@ internal static class SecurityRegistration
             options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
             options.OnRejected = RateLimiting.OnRejectedAsync;
         });
+        // A service, not built inside the options, so that the host disposes it (and its sweeper's timer).
+        services.AddSingleton<ClientRateLimiter>();
         services.AddOptions<RateLimiterOptions>()
-            .Configure<IOptions<RateLimitOptions>>((options, limits) => options.GlobalLimiter = RateLimiting.Create(limits.Value));
+            .Configure<ClientRateLimiter>((options, limiter) => options.GlobalLimiter = limiter);
         return builder;
     }
 

@@ -11,8 +11,9 @@ namespace FileTransfer.Server.Security;
 /// middleware's policy evaluator as transient, so the authorization middleware built seven objects
 /// (and a handler array) on every request, all stateless over singletons. With every registered
 /// handler a singleton or stateless transient, nothing per request is lost by sharing them; a scoped
-/// handler (one that could hold request state) keeps the framework's lifetimes. The decision and the
-/// <c>aspnetcore.authorization.attempts</c> metric still come from the framework's service.
+/// handler (one that could hold request state) keeps the framework's lifetimes. Decisions come from
+/// the framework's service, except that a known key's grant of a policy is remembered
+/// (<see cref="KnownKeyGrants"/>).
 /// </summary>
 internal static class SharedAuthorization
 {
@@ -40,16 +41,20 @@ internal static class SharedAuthorization
         }
 
         services.RemoveAll<IPolicyEvaluator>();
-        services.AddSingleton<IPolicyEvaluator, KnownKeyPolicyEvaluator>();
+        services.AddSingleton<IPolicyEvaluator>(provider => new KnownKeyPolicyEvaluator(
+            provider.GetRequiredService<IAuthorizationService>(),
+            KnownKeyGrants.For(provider)));
     }
 
     /// <summary>
     /// <see cref="PolicyEvaluator"/> that answers without a new task where the answer is already known:
     /// a request <see cref="KnownKeyAuthentication"/> authenticated gets its key's result (the same
-    /// completed task every time), and a granted policy the one success. Everything else is the
-    /// framework's own code path.
+    /// completed task every time), a policy its key was granted before is granted again without the
+    /// authorization service (<c>grants</c>, null when that cannot be proven the same
+    /// answer), and a granted policy is the one success. Everything else is the framework's own code
+    /// path, refusals included.
     /// </summary>
-    private sealed class KnownKeyPolicyEvaluator(IAuthorizationService authorization) : PolicyEvaluator(authorization)
+    private sealed class KnownKeyPolicyEvaluator(IAuthorizationService authorization, KnownKeyGrants? grants) : PolicyEvaluator(authorization)
     {
         private static readonly Task<PolicyAuthorizationResult> Granted = Task.FromResult(PolicyAuthorizationResult.Success());
 
@@ -69,9 +74,32 @@ internal static class SharedAuthorization
                 return base.AuthorizeAsync(policy, authenticationResult, context, resource);
             }
 
+            var key = grants is null ? null : KeyOf(context);
+            if (key is not null && grants!.IsGranted(key, policy))
+            {
+                return Granted;
+            }
+
             var decided = _authorization.AuthorizeAsync(context.User, resource, policy);
-            return decided.IsCompletedSuccessfully && decided.Result.Succeeded ? Granted : AnswerAsync(decided, authenticationResult);
+            if (decided.IsCompletedSuccessfully && decided.Result.Succeeded)
+            {
+                if (key is not null)
+                {
+                    grants!.Remember(key, policy);
+                }
+
+                return Granted;
+            }
+
+            return AnswerAsync(decided, authenticationResult);
         }
+
+        // The key this request was authenticated with, when the user authorization judges is that
+        // key's shared principal (a policy with schemes of its own could have replaced it).
+        private static ApiKeyEntry? KeyOf(HttpContext context) =>
+            context.Features.Get<IAuthenticateResultFeature>() is ApiKeyEntry entry && ReferenceEquals(context.User, entry.Principal)
+                ? entry
+                : null;
 
         private static async Task<PolicyAuthorizationResult> AnswerAsync(Task<AuthorizationResult> decided, AuthenticateResult authenticationResult)
         {

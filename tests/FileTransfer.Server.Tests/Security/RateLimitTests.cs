@@ -93,4 +93,40 @@ public sealed class RateLimitTests
 
         Assert.Equal(HttpStatusCode.OK, status);
     }
+
+    [Fact]
+    public async Task With_One_Slot_Requests_One_After_Another_All_Succeed()
+    {
+        using var factory = new SecurityFactory();
+        factory.With("RateLimit:ConcurrentTransfers", "1");
+        using var client = factory.ClientWith(SecurityFactory.ReadKey);
+
+        for (var i = 0; i < 20; i++)
+        {
+            Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/api/files", TestTimeout.Token)).StatusCode);
+        }
+    }
+
+    [Fact]
+    public async Task After_The_Retry_After_Wait_The_Bucket_Has_Refilled()
+    {
+        using var factory = new SecurityFactory();
+        factory.With("RateLimit:PermitsPerSecond", "1").With("RateLimit:Burst", "2");
+        using var client = factory.ClientWith(SecurityFactory.ReadKey);
+
+        HttpResponseMessage response;
+        var sent = 0;
+        do
+        {
+            response = await client.GetAsync("/api/files", TestTimeout.Token);
+            sent++;
+        }
+        while (response.StatusCode == HttpStatusCode.OK && sent < 10);
+
+        await Problems.AssertAsync(response, HttpStatusCode.TooManyRequests);
+        var wait = response.Headers.RetryAfter!.Delta!.Value;
+        Assert.Equal(TimeSpan.FromSeconds(1), wait);
+        await Task.Delay(wait, TestTimeout.Token);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/api/files", TestTimeout.Token)).StatusCode);
+    }
 }
