@@ -54,7 +54,7 @@ public static class FileNames
             return NameRejection.Backslash;
         }
 
-        if (name.Any(IsControl))
+        if (HasControl(name))
         {
             return NameRejection.ControlCharacter;
         }
@@ -64,16 +64,20 @@ public static class FileNames
             return NameRejection.Absolute;
         }
 
-        foreach (var segment in name.Split('/'))
+        // Segment by segment, as spans of the name: every request checks its name (a small GET twice),
+        // and splitting it allocated an array and a string per segment.
+        var rest = name.AsSpan();
+        while (true)
         {
-            var problem = CheckSegment(segment);
-            if (problem is not null)
+            var separator = rest.IndexOf('/');
+            var problem = CheckSegment(separator < 0 ? rest : rest[..separator]);
+            if (problem is not null || separator < 0)
             {
                 return problem;
             }
-        }
 
-        return null;
+            rest = rest[(separator + 1)..];
+        }
     }
 
     /// <summary>
@@ -95,7 +99,7 @@ public static class FileNames
                 && (char.IsAsciiDigit(stem[3]) || stem[3] is '¹' or '²' or '³'));
     }
 
-    private static NameRejection? CheckSegment(string segment)
+    private static NameRejection? CheckSegment(ReadOnlySpan<char> segment)
     {
         if (segment.Length == 0)
         {
@@ -122,7 +126,7 @@ public static class FileNames
             return NameRejection.Reserved;
         }
 
-        if (OperatingSystem.IsWindows() && IsUnsafeOnWindows(segment))
+        if (OperatingSystem.IsWindows() && IsUnsafeOnWindows(segment.ToString()))
         {
             return NameRejection.WindowsName;
         }
@@ -145,14 +149,14 @@ public static class FileNames
     /// does, and is "." or ".." exactly when it consists of dots and those characters. Complete for
     /// Unicode 17 (every code point whose NFKC form contains '.', '/' or '\', listed with ICU 78).
     /// </remarks>
-    private static bool BecomesTraversalOnceNormalised(string segment)
+    private static bool BecomesTraversalOnceNormalised(ReadOnlySpan<char> segment)
     {
         if (Ascii.IsValid(segment))
         {
             return false; // ASCII is its own NFKC form.
         }
 
-        if (segment.AsSpan().ContainsAny(CompatibilitySeparators))
+        if (segment.ContainsAny(CompatibilitySeparators))
         {
             return true;
         }
@@ -179,17 +183,30 @@ public static class FileNames
     // C0, DEL, C1, the Unicode line separators, and the bidirectional embedding, override and
     // isolate controls (U+202A-U+202E, U+2066-U+2069) that make "invoice\u202Efdp.exe" display
     // as "invoiceexe.pdf" (Unicode TR #36 2.1, CVE-2021-42574). Joiners stay: emoji need them.
+    private static bool HasControl(string name)
+    {
+        foreach (var c in name)
+        {
+            if (IsControl(c))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private static bool IsControl(char c) =>
         char.IsControl(c) || c is '\u2028' or '\u2029' or (>= '\u202A' and <= '\u202E') or (>= '\u2066' and <= '\u2069');
 
     // "C:", "C:/x": a drive-relative or absolute Windows path.
     private static bool HasDriveLetter(string name) => name.Length >= 2 && name[1] == ':' && char.IsAsciiLetter(name[0]);
 
-    private static bool HasPercentEscape(string segment)
+    private static bool HasPercentEscape(ReadOnlySpan<char> segment)
     {
-        for (var i = segment.IndexOf('%'); i >= 0 && i + 2 < segment.Length; i = segment.IndexOf('%', i + 1))
+        for (var i = 0; i + 2 < segment.Length; i++)
         {
-            if (char.IsAsciiHexDigit(segment[i + 1]) && char.IsAsciiHexDigit(segment[i + 2]))
+            if (segment[i] == '%' && char.IsAsciiHexDigit(segment[i + 1]) && char.IsAsciiHexDigit(segment[i + 2]))
             {
                 return true;
             }
