@@ -14,9 +14,12 @@ internal static class FrozenLogState
     /// True for a state that says so, and for a value-type state (what <c>[LoggerMessage]</c> and
     /// <c>LoggerMessage.Define</c> make: the values copied in at the call) whose values are all immutable.
     /// </summary>
-    public static bool Is<TState>(TState state) =>
+    public static bool Is<TState>(TState state) => Is(state, state as IReadOnlyList<KeyValuePair<string, object?>>);
+
+    /// <summary><see cref="Is{TState}(TState)"/> for a caller that holds the state's values already (a value-type state is boxed once).</summary>
+    public static bool Is<TState>(TState state, IReadOnlyList<KeyValuePair<string, object?>>? fields) =>
         state is IFrozenLogState
-        || (typeof(TState).IsValueType && state is IReadOnlyList<KeyValuePair<string, object?>> fields && AreImmutable(fields));
+        || (typeof(TState).IsValueType && fields is not null && AreImmutable(fields));
 
     /// <summary>True when every value is null, a string, a primitive, an enum or another immutable value.</summary>
     public static bool AreImmutable(IReadOnlyList<KeyValuePair<string, object?>> fields)

@@ -80,7 +80,7 @@ internal sealed class RedactingLoggerFactory : ILoggerFactory
             var fields = state as IReadOnlyList<KeyValuePair<string, object?>>;
             var redactedFields = RedactedState.Fields(fields) ?? [];
             var redactedException = RedactedException.From(exception);
-            IReadOnlyList<KeyValuePair<string, object?>> redacted = FrozenLogState.Is(state)
+            IReadOnlyList<KeyValuePair<string, object?>> redacted = FrozenLogState.Is(state, fields)
                 ? new RedactedState<TState>(state, exception, formatter, redactedFields)
                 : new RedactedState<TState>(CredentialRedaction.Redact(formatter(state, exception)), [.. redactedFields]);
             inner.Log(logLevel, eventId, redacted, redactedException, static (s, _) => s.ToString() ?? "");
