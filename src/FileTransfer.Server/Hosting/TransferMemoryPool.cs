@@ -43,7 +43,7 @@ internal sealed class TransferMemoryPool(int blockSize) : MemoryPool<byte>
     private readonly int _maxRetained = (int)Math.Max(1, MaxRetainedBytes / blockSize);
     private readonly Lock _releasedLock = new();
     private readonly Stack<Block> _released = new();
-    private volatile int _releasedCount;
+    private volatile int _releasedCount; // _released.Count, for the rent and the return to read without the lock
     private volatile bool _rentedSinceCheck;
 
     public override int MaxBufferSize => blockSize;
