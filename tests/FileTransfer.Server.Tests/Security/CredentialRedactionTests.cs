@@ -7,31 +7,26 @@ public sealed class CredentialRedactionTests
 {
     private const string Token = "eyJhIjoicmVhZCIsInAiOiJhLnR4dCIsImUiOjE3OTUzNTY3Mjl9.aIGOXF19Lx6XeIVhS20HsPYh16OF57qGK-RoevNW-HM";
 
-    public static TheoryData<string, string> MaskedExamples => new()
-    {
-        { "GET http://h/api/files/a.txt?sig=abc.def - - -", "GET http://h/api/files/a.txt?sig=[redacted] - - -" },
-        { "/a?x=1&SIG=abc&y=2", "/a?x=1&SIG=[redacted]&y=2" },
-        { "/a?%73%69%67=abc", "/a?%73%69%67=[redacted]" },
-        { "/a?s%49G=abc#f", "/a?s%49G=[redacted]#f" },
-        { "/a;sig=abc", "/a;sig=[redacted]" },
-        { "Invalid request line: 'GET /a?sig=abc\\x00 HTTP/1.1'", "Invalid request line: 'GET /a?sig=[redacted] HTTP/1.1'" },
-        { "QueryString: sig=abc", "QueryString: sig=[redacted]" },
-        { "Authorization: Bearer abc", "Authorization: [redacted]" },
-        { "authorization=Basic Zm9vOmJhcg==", "authorization=[redacted]" },
-        { "{\"Authorization\":\"Bearer abc\"}", "{\"Authorization\":\"[redacted]\"}" },
-        { "X-Api-Key: some-key-0123456789", "X-Api-Key: [redacted]" },
-        { "x-api-key=some-key, other", "x-api-key=[redacted], other" },
-        { "sent Bearer abc.def to the server", "sent Bearer [redacted] to the server" },
-        { "{\"token\":\"" + Token + "\"}", "{\"token\":\"[redacted]\"}" },
-        { "link " + Token + " issued", "link [redacted] issued" },
-        { "Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=0a1b2c&response-content-type=text%2Fplain", "Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=[redacted]&response-content-type=text%2Fplain" },
-        { "Storage__S3__SecretKey=79077758EA42A44E9018", "Storage__S3__SecretKey=[redacted]" },
-        { "{\"SecretKey\": \"79077758EA42A44E9018\"}", "{\"SecretKey\": \"[redacted]\"}" },
-        { "aws_secret_access_key = 79077758EA42A44E9018", "aws_secret_access_key = [redacted]" },
-    };
-
     [Theory]
-    [MemberData(nameof(MaskedExamples))]
+    [InlineData("GET http://h/api/files/a.txt?sig=abc.def - - -", "GET http://h/api/files/a.txt?sig=[redacted] - - -")]
+    [InlineData("/a?x=1&SIG=abc&y=2", "/a?x=1&SIG=[redacted]&y=2")]
+    [InlineData("/a?%73%69%67=abc", "/a?%73%69%67=[redacted]")]
+    [InlineData("/a?s%49G=abc#f", "/a?s%49G=[redacted]#f")]
+    [InlineData("/a;sig=abc", "/a;sig=[redacted]")]
+    [InlineData("Invalid request line: 'GET /a?sig=abc\\x00 HTTP/1.1'", "Invalid request line: 'GET /a?sig=[redacted] HTTP/1.1'")]
+    [InlineData("QueryString: sig=abc", "QueryString: sig=[redacted]")]
+    [InlineData("Authorization: Bearer abc", "Authorization: [redacted]")]
+    [InlineData("authorization=Basic Zm9vOmJhcg==", "authorization=[redacted]")]
+    [InlineData("{\"Authorization\":\"Bearer abc\"}", "{\"Authorization\":\"[redacted]\"}")]
+    [InlineData("X-Api-Key: some-key-0123456789", "X-Api-Key: [redacted]")]
+    [InlineData("x-api-key=some-key, other", "x-api-key=[redacted], other")]
+    [InlineData("sent Bearer abc.def to the server", "sent Bearer [redacted] to the server")]
+    [InlineData("{\"token\":\"" + Token + "\"}", "{\"token\":\"[redacted]\"}")]
+    [InlineData("link " + Token + " issued", "link [redacted] issued")]
+    [InlineData("Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=0a1b2c&response-content-type=text%2Fplain", "Location: http://rgw:7480/b/a.txt?X-Amz-Expires=300&X-Amz-Signature=[redacted]&response-content-type=text%2Fplain")]
+    [InlineData("Storage__S3__SecretKey=79077758EA42A44E9018", "Storage__S3__SecretKey=[redacted]")]
+    [InlineData("{\"SecretKey\": \"79077758EA42A44E9018\"}", "{\"SecretKey\": \"[redacted]\"}")]
+    [InlineData("aws_secret_access_key = 79077758EA42A44E9018", "aws_secret_access_key = [redacted]")]
     public void Credentials_Are_Masked(string text, string expected) =>
         Assert.Equal(expected, CredentialRedaction.Redact(text));
 
@@ -47,28 +42,6 @@ public sealed class CredentialRedactionTests
     [InlineData("Files are stored in s3://127.0.0.1:7480/files/")]
     public void Ordinary_Log_Text_Is_Left_As_It_Is(string text) =>
         Assert.Same(text, CredentialRedaction.Redact(text));
-
-    [Theory]
-    [MemberData(nameof(MaskedExamples))]
-    public void Text_That_Holds_A_Credential_Runs_The_Pattern(string text, string expected)
-    {
-        Assert.NotEqual(expected, text);
-        Assert.True(CredentialRedaction.MayHoldCredential(text));
-    }
-
-    [Fact]
-    public void Ordinary_Lines_Do_Not_Run_The_Pattern()
-    {
-        // The per-transfer line and the framework's request line have a ':' but no credential's name before one.
-        Assert.False(CredentialRedaction.MayHoldCredential("Transfer download videos/big.bin over rest (HTTP/2): 3 bytes in 12 ms, success (200)"));
-        Assert.False(CredentialRedaction.MayHoldCredential("Request finished HTTP/1.1 GET http://localhost:5000/api/files/a.txt - 200 3 - 0.5ms"));
-
-        // The regex matches case-insensitively, which takes the Kelvin sign for a 'k' and the long s
-        // for an 's': the searches use parts of the names without either letter.
-        Assert.True(CredentialRedaction.MayHoldCredential("X-API-\u212AEY: abc"));
-        Assert.True(CredentialRedaction.MayHoldCredential("\u017FECRET_KEY: abc"));
-        Assert.True(CredentialRedaction.MayHoldCredential("AUTHORIZATION:abc"));
-    }
 
     [Theory]
     [InlineData("Authorization", true)]
