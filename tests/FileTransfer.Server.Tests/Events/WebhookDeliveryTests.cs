@@ -94,12 +94,13 @@ public sealed class WebhookDeliveryTests
         using var second = new FileTransferFactory().WithWebhook(receiver).With("Storage:RootPath", root.RootPath);
         second.CreateClient().Dispose(); // starts the host
 
-        var accepted = await receiver.WaitForAsync(events => events.Count >= 2);
+        // Delivery is at least once (docs/events.md): an attempt the first process had under way when
+        // it stopped may arrive after the switch, again after the restart; a receiver drops it by id.
+        var accepted = await receiver.WaitForAsync(events => events.Select(e => e.GetProperty("id").GetString()).Distinct().Count() >= 2);
         Assert.True(refused > 0);
         // A retry may overtake a later event (docs/events.md): ids give the order the changes happened in.
-        var inOrder = accepted.OrderBy(e => e.GetProperty("id").GetString(), StringComparer.Ordinal);
+        var inOrder = accepted.DistinctBy(e => e.GetProperty("id").GetString()).OrderBy(e => e.GetProperty("id").GetString(), StringComparer.Ordinal);
         Assert.Equal([FileEventTypes.FileCreated, FileEventTypes.FileDeleted], inOrder.Select(e => e.GetProperty("type").GetString()));
-        Assert.Equal(2, accepted.Select(e => e.GetProperty("id").GetString()).Distinct().Count());
     }
 
     [Fact]
