@@ -2,23 +2,21 @@ using System.Globalization;
 using System.Threading.RateLimiting;
 using FileTransfer.Core;
 using FileTransfer.Server.Protocol;
-using Microsoft.AspNetCore.RateLimiting;
 
 namespace FileTransfer.Server.Security;
 
 /// <summary>
 /// One limiter for the whole API, REST and gRPC alike: a concurrency limit and a token bucket per
-/// client (<see cref="ClientRateLimiter"/>), behind the framework's rate-limiting middleware, which
-/// answers a refusal through <see cref="OnRejectedAsync"/>. Health, OpenAPI, Swagger UI and gRPC
+/// client (<see cref="ClientRateLimiter"/>), run by <see cref="ClientLimitsMiddleware"/>, which
+/// answers a refusal through <see cref="RejectAsync"/>. Health, OpenAPI, Swagger UI and gRPC
 /// reflection are never limited: probes and documentation must stay reachable.
 /// </summary>
 internal static class RateLimiting
 {
     /// <summary>429 problem (RFC 6585 4) with the limiter's own wait as Retry-After, in whole seconds.</summary>
-    public static async ValueTask OnRejectedAsync(OnRejectedContext rejected, CancellationToken cancellationToken)
+    public static async Task RejectAsync(HttpContext context, RateLimitLease lease)
     {
-        var context = rejected.HttpContext;
-        var seconds = rejected.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
+        var seconds = lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
             ? Math.Max(1, (int)Math.Ceiling(retryAfter.TotalSeconds))
             : 1;
         Log.RateLimited(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(RateLimiting)), ClientOf(context));

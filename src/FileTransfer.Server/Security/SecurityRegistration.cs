@@ -2,7 +2,6 @@ using FileTransfer.Core;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authentication.JwtBearer;
 using Microsoft.AspNetCore.Authorization;
-using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -44,15 +43,9 @@ internal static class SecurityRegistration
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
         SharedAuthorization.Register(services);
 
-        services.AddRateLimiter(options =>
-        {
-            options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
-            options.OnRejected = RateLimiting.OnRejectedAsync;
-        });
-        // A service, not built inside the options, so that the host disposes it (and its sweeper's timer).
+        // A service, so that the host disposes it (and its sweeper's timer).
         services.AddSingleton<ClientRateLimiter>();
-        services.AddOptions<RateLimiterOptions>()
-            .Configure<ClientRateLimiter>((options, limiter) => options.GlobalLimiter = limiter);
+        services.AddSingleton<RateLimitingSeries>();
         return builder;
     }
 
@@ -74,7 +67,7 @@ internal static class SecurityRegistration
             context => !KnownKeyAuthentication.IsAuthenticated(context) && FileTransferAuthenticationHandler.PresentsCredential(context.Request),
             credentials => credentials.UseAuthentication());
         ((IApplicationBuilder)app).Properties[AuthenticationMiddlewareSetKey] = true;
-        app.UseRateLimiter();
+        app.UseMiddleware<ClientLimitsMiddleware>();
         app.UseAuthorization();
 
         // Resolved now so that a development key exists, and is printed, before the first request.

@@ -1,4 +1,5 @@
 using System.Net;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
@@ -29,6 +30,34 @@ public sealed class RateLimitTests
         Assert.InRange(statuses.Count, 3, 4);
         await Problems.AssertAsync(response, HttpStatusCode.TooManyRequests);
         Assert.InRange(response.Headers.RetryAfter?.Delta?.TotalSeconds ?? 0, 1, 2);
+    }
+
+    [Fact]
+    public async Task The_Rate_Limiting_Series_Count_Leases_And_Refusals_As_The_Framework_Named_Them()
+    {
+        using var factory = new SecurityFactory();
+        factory.With("RateLimit:PermitsPerSecond", "1").With("RateLimit:Burst", "2");
+        using var client = factory.ClientWith(SecurityFactory.ReadKey);
+        var acquired = 0;
+        HttpResponseMessage response;
+        while ((response = await client.GetAsync("/api/files", TestTimeout.Token)).StatusCode == HttpStatusCode.OK)
+        {
+            acquired++;
+        }
+
+        Assert.Equal(HttpStatusCode.TooManyRequests, response.StatusCode);
+        var metrics = await client.GetStringAsync("/metrics", TestTimeout.Token);
+
+        // Every request that passed holds a lease, the scrape too (unlimited, but counted as before).
+        Assert.Equal(1, MetricsText.ValueOf(metrics, "aspnetcore_rate_limiting_requests_total{aspnetcore_rate_limiting_result=\"global_limiter\"}"));
+        // A lease is counted as its request leaves, which may be just after its client read the answer.
+        Assert.InRange(MetricsText.ValueOf(metrics, "aspnetcore_rate_limiting_requests_total{aspnetcore_rate_limiting_result=\"acquired\"}"), acquired - 1, acquired);
+        Assert.InRange(MetricsText.ValueOf(metrics, "aspnetcore_rate_limiting_active_request_leases{}"), 1, 2);
+
+        // The framework's buckets for this histogram (its short-seconds advice), not OpenTelemetry's defaults.
+        Assert.Contains("aspnetcore_rate_limiting_request_lease_duration_seconds_bucket{le=\"0.005\"}", metrics, StringComparison.Ordinal);
+        Assert.DoesNotContain("aspnetcore_rate_limiting_request_lease_duration_seconds_bucket{le=\"300\"}", metrics, StringComparison.Ordinal);
+        Assert.DoesNotContain("aspnetcore_rate_limiting_queued_requests", metrics, StringComparison.Ordinal);
     }
 
     [Fact]
