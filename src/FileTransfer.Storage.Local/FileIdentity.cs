@@ -11,7 +11,9 @@ namespace FileTransfer.Storage.Local;
 /// </summary>
 internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Size, long ModifiedSeconds, uint ModifiedNanoseconds, long ChangedSeconds, uint ChangedNanoseconds)
 {
-    private const int CurrentFolder = -100; // AT_FDCWD
+    /// <summary>AT_FDCWD: where <see cref="Probe"/> is given an absolute path, not a descriptor to start from.</summary>
+    public const int CurrentFolder = -100;
+
     private const int NoFollow = 0x100; // AT_SYMLINK_NOFOLLOW: a link at the end is looked at, not followed
     private const int EmptyPath = 0x1000; // AT_EMPTY_PATH: the descriptor itself
     private const uint BasicStats = 0x7ff; // STATX_BASIC_STATS
@@ -47,11 +49,13 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
     /// <summary>
     /// What the NUL-terminated UTF-8 <paramref name="path"/> itself is, a link at its end not followed;
     /// <paramref name="identity"/> is set for a regular file. No string is marshalled: the caller
-    /// probes each prefix of one buffer in turn (<see cref="LinkFreeWalk"/>).
+    /// probes each prefix of one buffer in turn (<see cref="LinkFreeWalk"/>). A relative path starts at
+    /// the folder open as <paramref name="folder"/>, a descriptor the caller keeps open for the call;
+    /// an absolute one is given with <see cref="CurrentFolder"/>.
     /// </summary>
-    public static PathEntry Probe(ReadOnlySpan<byte> path, out FileIdentity identity)
+    public static PathEntry Probe(int folder, ReadOnlySpan<byte> path, out FileIdentity identity)
     {
-        var result = Statx(CurrentFolder, ref MemoryMarshal.GetReference(path), NoFollow, BasicStats, out var buffer);
+        var result = Statx(folder, ref MemoryMarshal.GetReference(path), NoFollow, BasicStats, out var buffer);
         if (result != 0)
         {
             identity = default;

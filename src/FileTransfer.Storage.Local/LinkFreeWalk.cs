@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Win32.SafeHandles;
 
 namespace FileTransfer.Storage.Local;
 
@@ -15,6 +16,8 @@ namespace FileTransfer.Storage.Local;
 /// A link swapped in after this look is followed by the open, as it was after the full
 /// resolution's lstat (File.OpenHandle takes no O_NOFOLLOW); the window is no wider, and the cache
 /// does not keep a handle that is not the file looked at.
+/// With a descriptor of the root, each probe is relative to it: the kernel walks and copies the name's
+/// own segments only, not the root's path again on every call.
 /// </remarks>
 internal static class LinkFreeWalk
 {
@@ -28,31 +31,63 @@ internal static class LinkFreeWalk
     /// missing or something else. False when a segment is a link or a probe failed otherwise: the
     /// caller resolves the name in full. The name must have passed <see cref="FileTransfer.Core.FileNames.Check"/>:
     /// '/' separated, without an empty, "." or ".." segment, so that it needs no resolution of its own.
+    /// Each segment is looked up from <paramref name="rootFolder"/>, a descriptor of the canonical root
+    /// (<see cref="FolderDescriptor"/>), or, without one, by its absolute path.
     /// </summary>
-    public static bool TryWalk(ReadOnlySpan<byte> canonicalRoot, string name, out FileIdentity? file)
+    public static bool TryWalk(ReadOnlySpan<byte> canonicalRoot, SafeFileHandle? rootFolder, string name, out FileIdentity? file)
     {
         file = null;
-        var length = canonicalRoot.Length + 1 + Encoding.UTF8.GetByteCount(name);
-        if (length >= LongestPathBytes)
+        var nameLength = Encoding.UTF8.GetByteCount(name);
+
+        // The absolute path is what the caller opens, whichever way the segments are looked up here.
+        if (canonicalRoot.Length + 1 + nameLength >= LongestPathBytes)
         {
             return false;
         }
 
-        Span<byte> path = stackalloc byte[length + 1];
-        canonicalRoot.CopyTo(path);
-        path[canonicalRoot.Length] = (byte)'/';
-        Encoding.UTF8.GetBytes(name, path[(canonicalRoot.Length + 1)..]);
+        if (rootFolder is null)
+        {
+            Span<byte> path = stackalloc byte[canonicalRoot.Length + 1 + nameLength + 1];
+            canonicalRoot.CopyTo(path);
+            path[canonicalRoot.Length] = (byte)'/';
+            Encoding.UTF8.GetBytes(name, path[(canonicalRoot.Length + 1)..]);
+            return Walk(FileIdentity.CurrentFolder, path, canonicalRoot.Length + 1, out file);
+        }
+
+        // Held for the whole walk, so that a dispose meanwhile cannot close the descriptor under it
+        // (and let its number name another file).
+        var added = false;
+        try
+        {
+            rootFolder.DangerousAddRef(ref added);
+            Span<byte> relative = stackalloc byte[nameLength + 1];
+            Encoding.UTF8.GetBytes(name, relative);
+            return Walk((int)rootFolder.DangerousGetHandle(), relative, 0, out file);
+        }
+        finally
+        {
+            if (added)
+            {
+                rootFolder.DangerousRelease();
+            }
+        }
+    }
+
+    // The name's bytes start at `start` of `path`, whose last byte is left for a NUL.
+    private static bool Walk(int folder, Span<byte> path, int start, out FileIdentity? file)
+    {
+        file = null;
+        var length = path.Length - 1;
 
         // Each segment in turn: the path up to it, ended by a NUL where its separator is. UTF-8 never
         // encodes anything else with the byte of '/', and a checked name holds no NUL.
-        var start = canonicalRoot.Length + 1;
         while (true)
         {
             var separator = path[start..length].IndexOf((byte)'/');
             var last = separator < 0;
             var end = last ? length : start + separator;
             path[end] = 0;
-            var entry = FileIdentity.Probe(path, out var identity);
+            var entry = FileIdentity.Probe(folder, path, out var identity);
             if (!last)
             {
                 path[end] = (byte)'/';

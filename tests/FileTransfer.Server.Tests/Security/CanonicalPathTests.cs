@@ -52,7 +52,7 @@ public sealed class CanonicalPathTests : IDisposable
     {
         var alias = Path.Combine(_sandbox.Path, "alias-of-d");
         Directory.CreateSymbolicLink(alias, Path.Combine(_sandbox.Path, "d"));
-        var resolver = PathResolverTests.Create(Path.Combine(alias, "e", "root"));
+        using var resolver = PathResolverTests.Create(Path.Combine(alias, "e", "root"));
 
         Assert.True(resolver.TryResolve("inside/file.txt", out _, out _));
         Assert.True(resolver.TryResolve("new/upload.bin", out _, out _));

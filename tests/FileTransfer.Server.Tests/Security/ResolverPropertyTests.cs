@@ -38,7 +38,7 @@ public sealed class ResolverPropertyTests : IDisposable
     [Fact]
     public void Random_Names_Are_Refused_Or_Resolve_Under_The_Root_And_Never_Write_Outside_It()
     {
-        var resolver = PathResolverTests.Create(_sandbox.RootPath);
+        using var resolver = PathResolverTests.Create(_sandbox.RootPath);
         var random = new Random(Seed);
         var (accepted, refused) = (0, 0);
 

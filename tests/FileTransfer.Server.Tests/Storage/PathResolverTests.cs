@@ -185,7 +185,11 @@ public sealed class PathResolverTests : IDisposable
         return new LocalPaths(new LocalRoot(options, new Environment()));
     }
 
-    public void Dispose() => _storage.Dispose();
+    public void Dispose()
+    {
+        _resolver.Dispose();
+        _storage.Dispose();
+    }
 
     private sealed class Environment : IHostEnvironment
     {
