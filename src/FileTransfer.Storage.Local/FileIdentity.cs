@@ -73,6 +73,27 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
         return kind;
     }
 
+    /// <summary>Whether <paramref name="path"/> names, through links, the folder <paramref name="folder"/> holds open.</summary>
+    public static bool IsSameFolder(string path, SafeFileHandle folder)
+    {
+        var added = false;
+        try
+        {
+            folder.DangerousAddRef(ref added);
+            return Statx(CurrentFolder, path, 0, BasicStats, out var named) == 0
+                && Statx((int)folder.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out var held) == 0
+                && (named.Mode & TypeMask) == Folder
+                && (named.Inode, named.DeviceMajor, named.DeviceMinor) == (held.Inode, held.DeviceMajor, held.DeviceMinor);
+        }
+        finally
+        {
+            if (added)
+            {
+                folder.DangerousRelease();
+            }
+        }
+    }
+
     private static bool From(int result, in StatxBuffer buffer, out FileIdentity identity)
     {
         identity = default;

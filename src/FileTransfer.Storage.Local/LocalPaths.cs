@@ -1,7 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Text;
 using FileTransfer.Core;
-using Microsoft.Win32.SafeHandles;
 
 namespace FileTransfer.Storage.Local;
 
@@ -19,20 +18,12 @@ internal sealed class LocalPaths(LocalRoot root) : IDisposable
         ? Encoding.UTF8.GetBytes(canonical.TrimEnd('/'))
         : null;
 
-    // The same root held open (O_PATH), so that the fast path's probes are relative to it; null where there
-    // is no fast path, or where the root could not be opened (LocalRoot has just created it, so hardly
-    // ever): the probes then spell out the absolute path, as before.
-    // It is the folder that was the root at start. An operator who renames or replaces the root folder
-    // while the server runs leaves the probes in the old one while opens, writes and listings follow the
-    // path to the new one, until a restart: a link in the new folder goes unseen by the fast path and is
-    // followed by the open, even out of the root, and a handle the open-file cache kept of an unchanged
-    // file of the old folder may go on being lent for its name.
-    // Not detected: comparing the path's identity with the descriptor's on each request costs the walk
-    // this saves. Containment already took the root's path to stay put: it is resolved once, at start,
-    // and a root folder replaced by a link to another folder is followed by the opens either way (and
-    // was by the absolute probes).
-    private readonly SafeFileHandle? _canonicalRootFolder = OperatingSystem.IsLinux() && root.CanonicalFullPath is { } canonical
-        ? FolderDescriptor.TryOpen(canonical)
+    // The same root held open (O_PATH) and checked against its path once a second, so that the fast
+    // path's probes are relative to it; null where there is no fast path. Without a descriptor (the root
+    // could not be opened; LocalRoot has just created it, so hardly ever) the probes spell out the
+    // absolute path, as before.
+    private readonly RootFolder? _canonicalRootFolder = OperatingSystem.IsLinux() && root.CanonicalFullPath is { } canonical
+        ? new RootFolder(canonical)
         : null;
 
     /// <summary>
@@ -78,7 +69,7 @@ internal sealed class LocalPaths(LocalRoot root) : IDisposable
             return false;
         }
 
-        if (_canonicalRootUtf8 is null || !LinkFreeWalk.TryWalk(_canonicalRootUtf8, _canonicalRootFolder, name!, out file))
+        if (_canonicalRootUtf8 is null || !LinkFreeWalk.TryWalk(_canonicalRootUtf8, _canonicalRootFolder?.Current, name!, out file))
         {
             if (CanonicalPath.ResolveBelow(canonicalRoot, joined[root.FullPath.Length..]) is not { } canonical)
             {

@@ -91,7 +91,7 @@ public sealed class LinkFreeWalkTests : IDisposable
     public void Names_Are_Looked_Up_From_The_Descriptor_Not_From_The_Roots_Path()
     {
         // The root's folder renamed and another made at its path with a link in it: the descriptor still
-        // stands for the first folder (what LocalPaths documents), while the path names the new one.
+        // stands for the first folder (until RootFolder checks it), while the path names the new one.
         Directory.Move(_root, _root + "-old");
         Directory.CreateDirectory(_root);
         Directory.CreateSymbolicLink(PathOf("dir"), _folder.Path);
@@ -100,6 +100,22 @@ public sealed class LinkFreeWalkTests : IDisposable
         Assert.True(FileIdentity.TryOf(Path.Join(_root + "-old", "dir", "sub", "file.bin"), out var expected));
         Assert.Equal(expected, file);
         Assert.False(Walk(fromDescriptor: false, "dir/sub/file.bin", out _));
+    }
+
+    [Fact]
+    public void A_Root_Folder_Replaced_While_Running_Is_Opened_Anew_At_The_Next_Check()
+    {
+        using var checkedEachTime = new RootFolder(_root, checkEveryMilliseconds: 0);
+        using var checkedHourly = new RootFolder(_root, checkEveryMilliseconds: 3_600_000);
+        Assert.True(FileIdentity.IsSameFolder(_root, checkedEachTime.Current!));
+        Directory.Move(_root, _root + "-old");
+        Directory.CreateDirectory(_root);
+        Directory.CreateSymbolicLink(PathOf("dir"), _folder.Path);
+
+        // Until its check, a root folder still stands for the old one; after it, for the new one, whose link the walk sees.
+        Assert.False(FileIdentity.IsSameFolder(_root, checkedHourly.Current!));
+        Assert.True(FileIdentity.IsSameFolder(_root, checkedEachTime.Current!));
+        Assert.False(LinkFreeWalk.TryWalk(Encoding.UTF8.GetBytes(_root), checkedEachTime.Current, "dir/sub/file.bin", out _));
     }
 
     [Fact]
