@@ -40,6 +40,7 @@ internal sealed class KnownKeyGrants
     private static readonly object BoxedFalse = false;
 
     private readonly ConcurrentDictionary<(ApiKeyEntry Key, AuthorizationPolicy Policy), bool> _granted = new();
+    private readonly ConcurrentDictionary<(ApiKeyEntry Key, Endpoint Endpoint), bool> _grantedAt = new();
     private readonly Counter<long> _attempts;
     private int _count;
 
@@ -86,6 +87,35 @@ internal sealed class KnownKeyGrants
     public void Remember(ApiKeyEntry key, AuthorizationPolicy policy)
     {
         if (Volatile.Read(ref _count) < Capacity && DependsOnCallerAlone(policy) && _granted.TryAdd((key, policy), true))
+        {
+            Interlocked.Increment(ref _count);
+        }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="key"/> was granted <paramref name="endpoint"/>'s policy by the authorization
+    /// middleware before (<see cref="RememberAt"/>); counts the attempt when it was.
+    /// </summary>
+    public bool IsGrantedAt(ApiKeyEntry key, Endpoint endpoint)
+    {
+        if (!_grantedAt.ContainsKey((key, endpoint)))
+        {
+            return false;
+        }
+
+        CountAttempt(key.Principal);
+        return true;
+    }
+
+    /// <summary>
+    /// Remembers that the authorization middleware granted <paramref name="key"/> the policy of
+    /// <paramref name="endpoint"/>, <paramref name="policy"/>, if it depends on the caller alone. Only
+    /// the middleware's result handler may call it: it alone is handed the endpoint's own policy, which
+    /// the middleware computes once per endpoint and keeps (its policies are cached, <see cref="For"/>).
+    /// </summary>
+    public void RememberAt(ApiKeyEntry key, AuthorizationPolicy policy, Endpoint endpoint)
+    {
+        if (Volatile.Read(ref _count) < Capacity && DependsOnCallerAlone(policy) && _grantedAt.TryAdd((key, endpoint), true))
         {
             Interlocked.Increment(ref _count);
         }

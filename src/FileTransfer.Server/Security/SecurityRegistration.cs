@@ -49,8 +49,9 @@ internal static class SecurityRegistration
         return builder;
     }
 
-    // The key UseAuthentication sets on the builder and WebApplication checks before adding its own.
+    // The keys UseAuthentication and UseAuthorization set on the builder and WebApplication checks before adding its own.
     internal const string AuthenticationMiddlewareSetKey = "__AuthenticationMiddlewareSet";
+    internal const string AuthorizationMiddlewareSetKey = "__AuthorizationMiddlewareSet";
 
     /// <summary>Authentication, then the rate limiter (which partitions by key), then authorization.</summary>
     public static WebApplication UseFileTransferSecurity(this WebApplication app)
@@ -68,7 +69,9 @@ internal static class SecurityRegistration
             credentials => credentials.UseAuthentication());
         ((IApplicationBuilder)app).Properties[AuthenticationMiddlewareSetKey] = true;
         app.UseMiddleware<ClientLimitsMiddleware>();
-        app.UseAuthorization();
+        // The framework's authorization middleware, behind a known key's remembered grants of endpoints.
+        app.UseMiddleware<KnownKeyAuthorization>();
+        ((IApplicationBuilder)app).Properties[AuthorizationMiddlewareSetKey] = true;
 
         // Resolved now so that a development key exists, and is printed, before the first request.
         var keys = app.Services.GetRequiredService<ApiKeyStore>();

@@ -46,6 +46,19 @@ internal static class SharedAuthorization
             KnownKeyGrants.For(provider)));
     }
 
+    /// <summary>The grants the shared policy evaluator remembers; null when they cannot be proven the same answer, or the evaluator was replaced.</summary>
+    public static KnownKeyGrants? GrantsOf(IServiceProvider services) =>
+        services.GetService<IPolicyEvaluator>() is KnownKeyPolicyEvaluator evaluator ? evaluator.Grants : null;
+
+    /// <summary>
+    /// The key this request was authenticated with, when the user authorization judges is that key's
+    /// shared principal (a policy with schemes of its own could have replaced it).
+    /// </summary>
+    public static ApiKeyEntry? KeyOf(HttpContext context) =>
+        context.Features.Get<IAuthenticateResultFeature>() is ApiKeyEntry entry && ReferenceEquals(context.User, entry.Principal)
+            ? entry
+            : null;
+
     /// <summary>
     /// <see cref="PolicyEvaluator"/> that answers without a new task where the answer is already known:
     /// a request <see cref="KnownKeyAuthentication"/> authenticated gets its key's result (the same
@@ -59,6 +72,8 @@ internal static class SharedAuthorization
         private static readonly Task<PolicyAuthorizationResult> Granted = Task.FromResult(PolicyAuthorizationResult.Success());
 
         private readonly IAuthorizationService _authorization = authorization;
+
+        public KnownKeyGrants? Grants => grants;
 
         public override Task<AuthenticateResult> AuthenticateAsync(AuthorizationPolicy policy, HttpContext context) =>
             policy.AuthenticationSchemes.Count == 0 && context.Features.Get<IAuthenticateResultFeature>() is ApiKeyEntry entry
@@ -93,13 +108,6 @@ internal static class SharedAuthorization
 
             return AnswerAsync(decided, authenticationResult);
         }
-
-        // The key this request was authenticated with, when the user authorization judges is that
-        // key's shared principal (a policy with schemes of its own could have replaced it).
-        private static ApiKeyEntry? KeyOf(HttpContext context) =>
-            context.Features.Get<IAuthenticateResultFeature>() is ApiKeyEntry entry && ReferenceEquals(context.User, entry.Principal)
-                ? entry
-                : null;
 
         private static async Task<PolicyAuthorizationResult> AnswerAsync(Task<AuthorizationResult> decided, AuthenticateResult authenticationResult)
         {

@@ -4,6 +4,8 @@ using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Authorization.Infrastructure;
+using Microsoft.AspNetCore.Authorization.Policy;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace FileTransfer.Server.Tests.Security;
@@ -64,6 +66,29 @@ public sealed class KnownKeyGrantsTests
     }
 
     [Fact]
+    public async Task Later_Grants_Of_An_Endpoint_Skip_The_Authorization_Middleware_But_Other_Keys_Do_Not()
+    {
+        var results = new CountingResultHandler();
+        using var factory = new SecurityFactory();
+        factory.WithServices(services => services.AddSingleton<IAuthorizationMiddlewareResultHandler>(provider => results.Over(new ProblemAuthorizationResultHandler(provider))));
+        using var read = factory.ClientWith(SecurityFactory.ReadKey);
+        using var everything = factory.ClientWith(FileTransferFactory.TestKey);
+
+        for (var i = 0; i < 5; i++)
+        {
+            Assert.Equal(HttpStatusCode.OK, (await read.GetAsync($"/api/files/probe-principal/a.bin?probe=endpoint{i}", TestTimeout.Token)).StatusCode);
+        }
+
+        // The middleware judged the read key's first request only; the other key's first goes through it too.
+        Assert.Equal(1, results.Calls);
+        Assert.Equal(HttpStatusCode.OK, (await everything.GetAsync("/api/files/probe-principal/a.bin?probe=endpoint-other", TestTimeout.Token)).StatusCode);
+        Assert.Equal(2, results.Calls);
+        var metrics = await read.GetStringAsync("/metrics", TestTimeout.Token);
+        Assert.Equal(6, MetricsText.ValueOf(metrics, GrantedAttempts));
+        await Problems.AssertAsync(await read.PutAsync("/api/files/probe/a.bin", new ByteArrayContent([1]), TestTimeout.Token), HttpStatusCode.Forbidden);
+    }
+
+    [Fact]
     public async Task Nothing_Is_Remembered_When_Another_Handler_Could_Decide()
     {
         var handler = new CountingHandler();
@@ -112,6 +137,25 @@ public sealed class KnownKeyGrantsTests
 
         Assert.True(grants.IsGranted(key, policies[^2]));
         Assert.False(grants.IsGranted(key, policies[^1]));
+    }
+
+    /// <summary>The authorization middleware's result handler, counted: only that middleware calls it.</summary>
+    private sealed class CountingResultHandler
+    {
+        private int _calls;
+
+        public int Calls => Volatile.Read(ref _calls);
+
+        public IAuthorizationMiddlewareResultHandler Over(IAuthorizationMiddlewareResultHandler inner) => new Counted(this, inner);
+
+        private sealed class Counted(CountingResultHandler counter, IAuthorizationMiddlewareResultHandler inner) : IAuthorizationMiddlewareResultHandler
+        {
+            public Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy, PolicyAuthorizationResult authorizeResult)
+            {
+                Interlocked.Increment(ref counter._calls);
+                return inner.HandleAsync(next, context, policy, authorizeResult);
+            }
+        }
     }
 
     /// <summary>A handler of the application's own, which could depend on anything: it only counts.</summary>
