@@ -45,7 +45,7 @@ internal static class LinkFreeWalk
             return false;
         }
 
-        if (rootFolder is null)
+        if (rootFolder is null || !TryHold(rootFolder))
         {
             Span<byte> path = stackalloc byte[canonicalRoot.Length + 1 + nameLength + 1];
             canonicalRoot.CopyTo(path);
@@ -54,23 +54,35 @@ internal static class LinkFreeWalk
             return Walk(FileIdentity.CurrentFolder, path, canonicalRoot.Length + 1, out file);
         }
 
-        // Held for the whole walk, so that a dispose meanwhile cannot close the descriptor under it
-        // (and let its number name another file).
-        var added = false;
+        // Held (TryHold) for the whole walk, so that a dispose meanwhile cannot close the descriptor
+        // under it (and let its number name another file).
         try
         {
-            rootFolder.DangerousAddRef(ref added);
             Span<byte> relative = stackalloc byte[nameLength + 1];
             Encoding.UTF8.GetBytes(name, relative);
             return Walk((int)rootFolder.DangerousGetHandle(), relative, 0, out file);
         }
         finally
         {
-            if (added)
-            {
-                rootFolder.DangerousRelease();
-            }
+            rootFolder.DangerousRelease();
         }
+    }
+
+    // A descriptor already disposed (RootFolder opened the root anew, or the host is stopping) cannot be
+    // held: the walk then spells out the absolute path, as without one.
+    private static bool TryHold(SafeFileHandle rootFolder)
+    {
+        var added = false;
+        try
+        {
+            rootFolder.DangerousAddRef(ref added);
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+
+        return added;
     }
 
     // The name's bytes start at `start` of `path`, whose last byte is left for a NUL.

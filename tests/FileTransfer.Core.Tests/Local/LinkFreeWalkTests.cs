@@ -119,6 +119,19 @@ public sealed class LinkFreeWalkTests : IDisposable
     }
 
     [Fact]
+    public void A_Descriptor_Disposed_Meanwhile_Walks_By_The_Absolute_Path()
+    {
+        var replaced = FolderDescriptor.TryOpen(_root)!;
+        replaced.Dispose();
+        Directory.CreateSymbolicLink(PathOf("alias"), PathOf("dir"));
+
+        Assert.True(LinkFreeWalk.TryWalk(Encoding.UTF8.GetBytes(_root), replaced, "dir/sub/file.bin", out var file));
+        Assert.True(FileIdentity.TryOf(PathOf("dir/sub/file.bin"), out var expected));
+        Assert.Equal(expected, file);
+        Assert.False(LinkFreeWalk.TryWalk(Encoding.UTF8.GetBytes(_root), replaced, "alias/sub/file.bin", out _));
+    }
+
+    [Fact]
     public void Only_A_Folder_Opens_As_A_Root_Descriptor()
     {
         Assert.Null(FolderDescriptor.TryOpen(PathOf("missing")));

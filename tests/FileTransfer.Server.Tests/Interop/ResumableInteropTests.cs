@@ -54,7 +54,8 @@ public sealed class ResumableInteropTests : IDisposable
         var dying = TusJsClient.Event(killed.Events, "dying");
         var uploadId = new Uri(dying.GetProperty("url").GetString()!).Segments[^1];
 
-        var run = await GrpcInteropClient.Python.RunAsync(_server.AddressOf(HttpProtocols.Http2), ExternalTool.ApiKey, "resume", uploadId, _local.PathOf("handover.bin"));
+        // "--" first: an upload id is base64url and may begin with '-', which argparse would take for an option.
+        var run = await GrpcInteropClient.Python.RunAsync(_server.AddressOf(HttpProtocols.Http2), ExternalTool.ApiKey, "resume", "--", uploadId, _local.PathOf("handover.bin"));
 
         var result = run.Succeeded();
         Assert.Equal(dying.GetProperty("accepted").GetInt64(), result.GetProperty("resumed_from").GetInt64());
