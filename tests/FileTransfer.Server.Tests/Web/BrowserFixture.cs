@@ -22,6 +22,9 @@ public sealed class BrowserFixture : IAsyncLifetime
             return; // every test here is skipped
         }
 
+        // An expectation waits as long as an action does (PageSession's 15 s): with the whole suite on two
+        // cores, a page can take longer than Playwright's default 5 s to show the answer to its request.
+        Assertions.SetDefaultExpectTimeout(15_000);
         _playwright = await Playwright.CreateAsync();
         Browser = await _playwright.Chromium.LaunchAsync(new()
         {
