@@ -29,22 +29,8 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
         From(Statx(CurrentFolder, path, 0, BasicStats, out var buffer), buffer, out identity);
 
     /// <summary>The file <paramref name="handle"/> holds open.</summary>
-    public static bool TryOf(SafeFileHandle handle, out FileIdentity identity)
-    {
-        var added = false;
-        try
-        {
-            handle.DangerousAddRef(ref added);
-            return From(Statx((int)handle.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out var buffer), buffer, out identity);
-        }
-        finally
-        {
-            if (added)
-            {
-                handle.DangerousRelease();
-            }
-        }
-    }
+    public static bool TryOf(SafeFileHandle handle, out FileIdentity identity) =>
+        From(Statx(handle, out var buffer), buffer, out identity);
 
     /// <summary>
     /// What the NUL-terminated UTF-8 <paramref name="path"/> itself is, a link at its end not followed;
@@ -74,22 +60,26 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
     }
 
     /// <summary>Whether <paramref name="path"/> names, through links, the folder <paramref name="folder"/> holds open.</summary>
-    public static bool IsSameFolder(string path, SafeFileHandle folder)
+    public static bool IsSameFolder(string path, SafeFileHandle folder) =>
+        Statx(CurrentFolder, path, 0, BasicStats, out var named) == 0
+        && Statx(folder, out var held) == 0
+        && (named.Mode & TypeMask) == Folder
+        && (named.Inode, named.DeviceMajor, named.DeviceMinor) == (held.Inode, held.DeviceMajor, held.DeviceMinor);
+
+    // What the descriptor itself is (AT_EMPTY_PATH), held for the call so that it cannot be closed under it.
+    private static int Statx(SafeFileHandle handle, out StatxBuffer buffer)
     {
         var added = false;
         try
         {
-            folder.DangerousAddRef(ref added);
-            return Statx(CurrentFolder, path, 0, BasicStats, out var named) == 0
-                && Statx((int)folder.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out var held) == 0
-                && (named.Mode & TypeMask) == Folder
-                && (named.Inode, named.DeviceMajor, named.DeviceMinor) == (held.Inode, held.DeviceMajor, held.DeviceMinor);
+            handle.DangerousAddRef(ref added);
+            return Statx((int)handle.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out buffer);
         }
         finally
         {
             if (added)
             {
-                folder.DangerousRelease();
+                handle.DangerousRelease();
             }
         }
     }
