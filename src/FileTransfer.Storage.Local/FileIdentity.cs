@@ -29,8 +29,22 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
         From(Statx(CurrentFolder, path, 0, BasicStats, out var buffer), buffer, out identity);
 
     /// <summary>The file <paramref name="handle"/> holds open.</summary>
-    public static bool TryOf(SafeFileHandle handle, out FileIdentity identity) =>
-        From(Statx(handle, out var buffer), buffer, out identity);
+    public static bool TryOf(SafeFileHandle handle, out FileIdentity identity)
+    {
+        var added = false;
+        try
+        {
+            handle.DangerousAddRef(ref added);
+            return From(Statx((int)handle.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out var buffer), buffer, out identity);
+        }
+        finally
+        {
+            if (added)
+            {
+                handle.DangerousRelease();
+            }
+        }
+    }
 
     /// <summary>
     /// What the NUL-terminated UTF-8 <paramref name="path"/> itself is, a link at its end not followed;
@@ -60,26 +74,22 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
     }
 
     /// <summary>Whether <paramref name="path"/> names, through links, the folder <paramref name="folder"/> holds open.</summary>
-    public static bool IsSameFolder(string path, SafeFileHandle folder) =>
-        Statx(CurrentFolder, path, 0, BasicStats, out var named) == 0
-        && Statx(folder, out var held) == 0
-        && (named.Mode & TypeMask) == Folder
-        && (named.Inode, named.DeviceMajor, named.DeviceMinor) == (held.Inode, held.DeviceMajor, held.DeviceMinor);
-
-    // What the descriptor itself is (AT_EMPTY_PATH), held for the call so that it cannot be closed under it.
-    private static int Statx(SafeFileHandle handle, out StatxBuffer buffer)
+    public static bool IsSameFolder(string path, SafeFileHandle folder)
     {
         var added = false;
         try
         {
-            handle.DangerousAddRef(ref added);
-            return Statx((int)handle.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out buffer);
+            folder.DangerousAddRef(ref added);
+            return Statx(CurrentFolder, path, 0, BasicStats, out var named) == 0
+                && Statx((int)folder.DangerousGetHandle(), string.Empty, EmptyPath, BasicStats, out var held) == 0
+                && (named.Mode & TypeMask) == Folder
+                && (named.Inode, named.DeviceMajor, named.DeviceMinor) == (held.Inode, held.DeviceMajor, held.DeviceMinor);
         }
         finally
         {
             if (added)
             {
-                handle.DangerousRelease();
+                folder.DangerousRelease();
             }
         }
     }

@@ -11,7 +11,8 @@ internal sealed class TransferSeries(string protocol, string direction)
 {
     private readonly KeyValuePair<string, object?>[] _protocolTag = [new("protocol", protocol)];
     private readonly KeyValuePair<string, object?>[] _pairTags = [new("protocol", protocol), new("direction", direction)];
-    private readonly AppendOnlyTable<string, OutcomeCount> _outcomes = new();
+    private readonly Lock _outcomesAdded = new();
+    private OutcomeCount[] _outcomes = [];
     private long _active;
     private long _bytes;
     private bool _bytesCounted;
@@ -34,7 +35,7 @@ internal sealed class TransferSeries(string protocol, string direction)
     public void Ended(string outcome)
     {
         Interlocked.Decrement(ref _active);
-        Interlocked.Increment(ref _outcomes.GetOrAdd(outcome, static outcome => new OutcomeCount(outcome)).Count);
+        Interlocked.Increment(ref OutcomeOf(outcome).Count);
     }
 
     public Measurement<long> ActiveMeasurement() => new(Interlocked.Read(ref _active), _pairTags);
@@ -48,9 +49,38 @@ internal sealed class TransferSeries(string protocol, string direction)
 
     public IEnumerable<Measurement<long>> CompletedMeasurements()
     {
-        foreach (var outcome in _outcomes.Values)
+        foreach (var outcome in Volatile.Read(ref _outcomes))
         {
             yield return new(Interlocked.Read(ref outcome.Count), [.. _pairTags, new("outcome", outcome.Outcome)]);
+        }
+    }
+
+    // The outcomes are a handful of constants: a scan finds them without hashing, and
+    // an outcome seen for the first time is added under a lock to a new array.
+    private OutcomeCount OutcomeOf(string outcome)
+    {
+        foreach (var known in Volatile.Read(ref _outcomes))
+        {
+            if (known.Outcome == outcome)
+            {
+                return known;
+            }
+        }
+
+        lock (_outcomesAdded)
+        {
+            var outcomes = _outcomes;
+            foreach (var known in outcomes)
+            {
+                if (known.Outcome == outcome)
+                {
+                    return known;
+                }
+            }
+
+            var added = new OutcomeCount(outcome);
+            Volatile.Write(ref _outcomes, [.. outcomes, added]);
+            return added;
         }
     }
 
