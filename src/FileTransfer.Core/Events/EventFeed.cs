@@ -34,6 +34,18 @@ public sealed class EventFeed : IDisposable
         _coveredFrom = _startedAt;
     }
 
+    /// <summary>How many watchers are registered now: each ends with its enumeration.</summary>
+    internal int WatcherCount
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _watchers.Count;
+            }
+        }
+    }
+
     // A journal object written later than this after its first event is missed by live watchers (not by the outbox).
     private TimeSpan Lookback => TimeSpan.FromSeconds(30) + _events.Options.Settle;
 

@@ -79,6 +79,27 @@ internal static class EventStream
         {
             // The client left or the server stops; a client resumes with Last-Event-ID.
         }
+        finally
+        {
+            // The enumerator may be disposed only once no MoveNextAsync is in flight (an async
+            // iterator refuses with NotSupportedException, and its own finally, which unregisters the
+            // watcher, would never run): a write that failed or a heartbeat that was cancelled leaves
+            // one pending, which the cancelled token ends.
+            await call.CancelAsync();
+            await Ended(moved);
+        }
+    }
+
+    private static async Task Ended(Task<bool> moved)
+    {
+        try
+        {
+            await moved;
+        }
+        catch (Exception)
+        {
+            // Cancelled above, or failed: the stream ends either way, and a failure the loop awaited has already gone up.
+        }
     }
 
     // "id: ...\nevent: ...\ndata: {json}\n\n": the JSON is one line (no raw line breaks in it).

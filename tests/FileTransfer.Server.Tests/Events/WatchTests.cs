@@ -1,10 +1,14 @@
 using System.Globalization;
 using System.Net;
 using FileTransfer.Protos.V1;
+using FileTransfer.Server.Tests.Diagnostics;
 using FileTransfer.Server.Tests.Infrastructure;
 using FileTransfer.Server.Tests.Uploads;
 using Google.Protobuf;
 using Grpc.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Events;
 
@@ -118,6 +122,51 @@ public sealed class WatchTests
         using var refused = new HttpRequestMessage(HttpMethod.Get, "api/events");
         refused.Headers.Authorization = new("Bearer", "writer-without-read-0123456789");
         await Problems.AssertAsync(await client.SendAsync(refused, TestTimeout.Token), HttpStatusCode.Forbidden);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Every_Sse_Watcher_Is_Unregistered_When_Its_Client_Leaves_Or_The_Server_Stops(bool serverStops)
+    {
+        var logs = new LogCapture();
+        using var server = new KestrelFactory();
+        server.With("RateLimit:Enabled", "false").WithLogs(logs);
+        using var http = KestrelFactory.ClientFor(server.AddressOf(Microsoft.AspNetCore.Server.Kestrel.Core.HttpProtocols.Http1), HttpVersion.Version11);
+        var feed = server.Services.GetRequiredService<FileTransfer.Core.FileEvents>().Feed;
+
+        // Each stream ends while it waits for its next event, which must finish before its enumerator
+        // is disposed: an async iterator disposed in the middle of a step throws NotSupportedException
+        // (logged as an unhandled error of the request), and unregisters its watcher only once the
+        // step ends on its own.
+        var streams = await Task.WhenAll(Enumerable.Range(0, 32).Select(async _ =>
+        {
+            var response = await http.GetAsync("api/events", HttpCompletionOption.ResponseHeadersRead, TestTimeout.Token);
+            response.EnsureSuccessStatusCode();
+            var reader = new StreamReader(await response.Content.ReadAsStreamAsync(TestTimeout.Token));
+            Assert.Equal(": watching", await reader.ReadLineAsync(TestTimeout.Token));
+            return (response, reader);
+        }));
+        Assert.Equal(streams.Length, feed.WatcherCount);
+        if (serverStops)
+        {
+            server.Services.GetRequiredService<IHostApplicationLifetime>().StopApplication();
+        }
+
+        foreach (var (response, reader) in streams)
+        {
+            reader.Dispose();
+            response.Dispose();
+        }
+
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while (feed.WatcherCount > 0 && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(20, TestTimeout.Token);
+        }
+
+        Assert.Equal(0, feed.WatcherCount);
+        Assert.DoesNotContain(logs.Entries, e => e.Level >= LogLevel.Error);
     }
 
     [Theory]

@@ -123,7 +123,7 @@ public sealed class AccessibilityTests(BrowserFixture browser)
         await page.Keyboard.PressAsync("Shift+Tab");
         Assert.Equal("Delete", await focused());
         await page.Keyboard.PressAsync("Space");
-        await Expect(session.Row("small.txt")).ToHaveCountAsync(0);
+        await session.ExplainAsync(() => Expect(session.Row("small.txt")).ToHaveCountAsync(0));
         Assert.False(File.Exists(server.Storage.PathOf("docs/small.txt")));
         await session.AssertCleanAsync();
     }

@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using Microsoft.Playwright;
 
 namespace FileTransfer.Server.Tests.Web;
@@ -24,6 +26,13 @@ public sealed class PageSession : IAsyncDisposable
             _ = dialog.DismissAsync();
         };
         page.PageError += (_, error) => Errors.Add(error);
+
+        var clock = Stopwatch.StartNew();
+        void Note(string line) => Journal.Enqueue($"{clock.ElapsedMilliseconds,6} ms  {line}");
+        page.Request += (_, request) => Note($"> {request.Method} {request.Url}");
+        page.Response += (_, response) => Note($"< {response.Status} {response.Request.Method} {response.Url}");
+        page.RequestFailed += (_, request) => Note($"x {request.Failure} {request.Method} {request.Url}");
+        page.Console += (_, message) => Note($"console {message.Type}: {message.Text}");
     }
 
     public IBrowserContext Context { get; }
@@ -36,6 +45,9 @@ public sealed class PageSession : IAsyncDisposable
     public List<string> Dialogs { get; } = [];
 
     public List<string> Errors { get; } = [];
+
+    /// <summary>What the page asked and was answered, and what it logged, in order since it opened.</summary>
+    public ConcurrentQueue<string> Journal { get; } = new();
 
     /// <summary>
     /// A new context and page; <paramref name="apiKey"/>, when given, is in sessionStorage before the page loads (as if typed in earlier).
@@ -79,6 +91,24 @@ public sealed class PageSession : IAsyncDisposable
         Assert.Empty(Dialogs);
         Assert.Empty(Errors);
         Assert.Empty(await Page.EvaluateAsync<string[]>("() => window.__violations"));
+    }
+
+    /// <summary>
+    /// Runs <paramref name="expectation"/>; when it fails, the failure also says what the page showed
+    /// in its alert and everything in <see cref="Journal"/>, so that a failure seen once in a full run
+    /// says what the page did.
+    /// </summary>
+    public async Task ExplainAsync(Func<Task> expectation)
+    {
+        try
+        {
+            await expectation();
+        }
+        catch (Exception failure) when (failure is PlaywrightException or TimeoutException)
+        {
+            var alert = await Page.EvaluateAsync<string>("() => { const a = document.getElementById('alert'); return a && !a.hidden ? a.textContent.trim() : '(none)'; }");
+            throw new Xunit.Sdk.XunitException($"{failure.Message}\nThe page's alert: {alert}\nThe page's journal:\n{string.Join('\n', Journal)}");
+        }
     }
 
     public async ValueTask DisposeAsync() => await Context.DisposeAsync();
