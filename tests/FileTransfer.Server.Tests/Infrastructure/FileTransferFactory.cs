@@ -2,6 +2,7 @@ using System.Net.Http.Headers;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace FileTransfer.Server.Tests.Infrastructure;
@@ -19,6 +20,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<ILoggerProvider> _loggers = [];
     private readonly List<Action<IServiceCollection>> _services = [];
+    private readonly StartFailureLog _startFailure = new();
 
     public FileTransferFactory()
     {
@@ -81,8 +83,30 @@ public class FileTransferFactory : WebApplicationFactory<Program>
             builder.UseSetting(key, value);
         }
 
-        builder.ConfigureLogging(logging => _loggers.ForEach(provider => logging.AddProvider(provider)));
+        builder.ConfigureLogging(logging =>
+        {
+            logging.AddProvider(_startFailure);
+            _loggers.ForEach(provider => logging.AddProvider(provider));
+        });
         builder.ConfigureServices(services => _services.ForEach(configure => configure(services)));
+    }
+
+    /// <summary>
+    /// The host, started; a host that fails to start throws the reason it logged. WebApplicationFactory's
+    /// deferred host asks the application's services for its lifetime only after the application's own
+    /// <c>Run</c> began, which, when the start fails (an invalid setting), disposes those services: when
+    /// it is first, the factory throws <see cref="ObjectDisposedException"/> instead of the reason.
+    /// </summary>
+    protected override IHost CreateHost(IHostBuilder builder)
+    {
+        try
+        {
+            return base.CreateHost(builder);
+        }
+        catch (ObjectDisposedException disposed) when (_startFailure.Reason is { } reason)
+        {
+            throw new InvalidOperationException($"The host did not start: {reason.Message}", new AggregateException(reason, disposed));
+        }
     }
 
     protected override void Dispose(bool disposing)
