@@ -47,7 +47,7 @@ internal sealed class ClientRateLimiter : PartitionedRateLimiter<HttpContext>
     /// <summary>How many clients hold a budget now.</summary>
     internal int ClientCount => _budgets.Count;
 
-    // Not kept: the rate-limiting middleware's own metrics count granted and refused leases.
+    // Not kept: ClientLimitsMiddleware counts granted and refused leases (RateLimitingSeries).
     public override RateLimiterStatistics? GetStatistics(HttpContext resource) => null;
 
     protected override RateLimitLease AttemptAcquireCore(HttpContext resource, int permitCount)

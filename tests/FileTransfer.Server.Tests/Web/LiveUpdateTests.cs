@@ -51,4 +51,42 @@ public sealed class LiveUpdateTests(BrowserFixture browser)
         Assert.InRange(listings, 2, 4); // one reload per change in the folder (the other folder's change none)
         await session.AssertCleanAsync();
     }
+
+    [FactWhenChromium]
+    public async Task After_Moving_To_Another_Folder_The_Page_Follows_That_Folders_Changes()
+    {
+        using var server = new KestrelFactory();
+        var address = server.AddressOf(HttpProtocols.Http1);
+        server.Storage.WriteRandom("live/first.bin", 10);
+        server.Storage.WriteRandom("top.bin", 10);
+
+        // Each event stream the page opens, by the folder it asked for (the query's prefix).
+        var streams = new System.Collections.Concurrent.ConcurrentDictionary<string, TaskCompletionSource>();
+        Task StreamFor(string prefix) => streams.GetOrAdd(prefix, _ => new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/",
+            beforeNavigation: context =>
+            {
+                context.Response += (_, response) =>
+                {
+                    if (response.Url.Contains("/api/events?", StringComparison.Ordinal) && response.Ok)
+                    {
+                        var prefix = System.Web.HttpUtility.ParseQueryString(new Uri(response.Url).Query)["prefix"] ?? "";
+                        streams.GetOrAdd(prefix, _ => new(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+                    }
+                };
+                return Task.CompletedTask;
+            });
+        await Expect(session.Row("first.bin")).ToBeVisibleAsync();
+        await StreamFor("live/").WaitAsync(TestTimeout.Token);
+
+        // Up to the top folder by its breadcrumb: the stream now follows the top folder, not the one left.
+        await session.Page.Locator("#breadcrumbs a", new() { HasText = "All files" }).ClickAsync();
+        await Expect(session.Row("top.bin")).ToBeVisibleAsync();
+        await session.ExplainAsync(() => StreamFor("").WaitAsync(TimeSpan.FromSeconds(15), TestTimeout.Token));
+
+        using var other = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        await other.PutAsync("arrived-at-the-top.bin", TestData.RandomBytes(100));
+        await Expect(session.Row("arrived-at-the-top.bin")).ToBeVisibleAsync();
+        await session.AssertCleanAsync();
+    }
 }

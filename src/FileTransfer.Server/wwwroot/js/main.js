@@ -1,7 +1,7 @@
 // Wires the page together: the key status in the header, the folder view, the uploads.
 
 import { apiKey } from './api.js';
-import { currentFolder, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
+import { currentFolder, folderFromHash, initBrowser, load, probeAnonymousRead, uploaded } from './browser.js';
 import { askForKey } from './dialogs.js';
 import { byId } from './dom.js';
 import { loadGrants } from './grants.js';
@@ -41,8 +41,10 @@ byId('key-forget').addEventListener('click', () => {
   live();
 });
 
-// The listing follows the server's events for the folder on screen.
-const live = () => startLive(currentFolder(), uploaded);
+// The listing follows the server's events for the folder on screen. On a hash change this listener
+// runs before the folder view's own (registered in initBrowser, later), so it reads the folder from
+// the address, not from the view, which still holds the folder being left.
+const live = () => startLive(folderFromHash(), uploaded);
 window.addEventListener('hashchange', live);
 document.addEventListener('keychange', live);
 
