@@ -1,4 +1,5 @@
 using System.Net;
+using FileTransfer.Server.Tests.Events;
 using FileTransfer.Server.Tests.Infrastructure;
 using FileTransfer.Server.Tests.OpenApi;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -91,6 +92,45 @@ public sealed class FileActionTests(BrowserFixture browser)
         Assert.False(File.Exists(server.Storage.PathOf("docs/gone.txt")));
         Assert.True(File.Exists(server.Storage.PathOf("docs/keep.txt")));
         await session.AssertCleanAsync();
+    }
+
+    [FactWhenChromium]
+    public async Task A_Row_Deleted_After_The_List_Was_Redrawn_Under_Its_Confirmation_Goes_At_Once()
+    {
+        using var server = new KestrelFactory();
+        var address = server.AddressOf(HttpProtocols.Http1);
+        server.Storage.WriteRandom("docs/gone.txt", 10);
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
+        var page = session.Page;
+        var dialog = page.GetByRole(AriaRole.Dialog, new() { Name = "Delete file" });
+        await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
+        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
+
+        // While the confirmation is open another client stores a file here: the page reloads the list.
+        await session.Row("gone.txt").GetByRole(AriaRole.Button, new() { Name = "Delete gone.txt" }).ClickAsync();
+        using var other = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        (await other.PutAsync("docs/new.txt", [1])).Dispose();
+        await Expect(session.Row("new.txt")).ToBeVisibleAsync();
+
+        // No later listing comes back: the row must go on the delete's own answer.
+        await page.RouteAsync("**/api/files?**", _ => Task.CompletedTask);
+        await dialog.GetByRole(AriaRole.Button, new() { Name = "Delete", Exact = true }).ClickAsync();
+        await Expect(page.Locator("#notice")).ToHaveTextAsync("Deleted “docs/gone.txt”.");
+        await Expect(session.Row("gone.txt")).ToHaveCountAsync(0);
+        await Expect(session.Row("new.txt")).ToBeVisibleAsync();
+        Assert.False(File.Exists(server.Storage.PathOf("docs/gone.txt")));
+        await page.UnrouteAllAsync(new() { Behavior = UnrouteBehavior.IgnoreErrors });
+        await session.AssertCleanAsync();
+    }
+
+    private static async Task WaitUntilAsync(Func<bool> condition)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);
+        timeout.CancelAfter(TimeSpan.FromSeconds(15));
+        while (!condition())
+        {
+            await Task.Delay(50, timeout.Token);
+        }
     }
 
     [FactWhenChromium]

@@ -322,9 +322,11 @@ async function remove(event, entry) {
   }
 }
 
+// By path, not by the object the row was drawn from: a reload while the confirmation was open (a
+// change another client made) draws the list from new objects, and the deleted row must go all the same.
 function forget(entry) {
-  const index = visibleEntries().indexOf(entry);
-  state.entries = state.entries.filter((e) => e !== entry);
+  const index = visibleEntries().findIndex((e) => e.path === entry.path);
+  state.entries = state.entries.filter((e) => e.path !== entry.path);
   render();
   // Focus goes to the row that took the deleted one's place, else to the filter box.
   const next = byId('rows').children[Math.min(index, byId('rows').children.length - 1)];
