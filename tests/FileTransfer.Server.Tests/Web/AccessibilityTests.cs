@@ -129,6 +129,27 @@ public sealed class AccessibilityTests(BrowserFixture browser)
     }
 
     [FactWhenChromium]
+    public async Task The_Skip_Link_Keeps_The_Folder_On_Screen()
+    {
+        using var server = new KestrelFactory();
+        server.Storage.WriteRandom("docs/inside.txt", 1);
+        server.Storage.WriteRandom("top.txt", 1);
+        await using var session = await PageSession.OpenAsync(browser.Browser, server.AddressOf(HttpProtocols.Http1), FileTransferFactory.TestKey, query: "#/docs/");
+        var page = session.Page;
+        await Expect(session.Row("inside.txt")).ToBeVisibleAsync();
+
+        await page.Keyboard.PressAsync("Tab");
+        await page.Keyboard.PressAsync("Enter");
+        await page.Keyboard.PressAsync("Tab");
+        Assert.Equal("filter", await page.EvaluateAsync<string>("() => document.activeElement.id"));
+        Assert.EndsWith("#/docs/", page.Url, StringComparison.Ordinal);
+        await Expect(page.Locator("#breadcrumbs [aria-current=page]")).ToHaveTextAsync("docs");
+        await Expect(session.Row("inside.txt")).ToBeVisibleAsync();
+        await Expect(session.Row("top.txt")).ToHaveCountAsync(0);
+        await session.AssertCleanAsync();
+    }
+
+    [FactWhenChromium]
     public async Task Every_Text_Has_At_Least_AA_Contrast_In_Light_And_Dark()
     {
         using var server = new KestrelFactory();

@@ -58,6 +58,12 @@ export function initBrowser() {
       render();
     });
   }
+  // The skip link moves the focus to the file list and leaves the address alone: its "#files" is no
+  // folder, and the hash change would show the top folder in place of the one on screen.
+  document.querySelector('.skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    byId('files').focus();
+  });
   byId('more').addEventListener('click', () => load({ append: true }));
   byId('refresh').addEventListener('click', () => load());
   window.addEventListener('hashchange', () => {
