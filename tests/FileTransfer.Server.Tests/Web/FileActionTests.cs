@@ -123,6 +123,52 @@ public sealed class FileActionTests(BrowserFixture browser)
         await session.AssertCleanAsync();
     }
 
+    [FactWhenChromium]
+    public async Task A_Listing_Taken_Before_A_Delete_And_Answered_After_It_Does_Not_Bring_The_Row_Back()
+    {
+        using var server = new KestrelFactory();
+        var address = server.AddressOf(HttpProtocols.Http1);
+        server.Storage.WriteRandom("docs/gone.txt", 10);
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
+        var page = session.Page;
+        await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
+        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
+
+        // From here the first listing the page asks for is read from the server at once but handed to
+        // the page only when released; later ones are never answered.
+        var taken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var listings = 0;
+        await page.RouteAsync("**/api/files?**", async route =>
+        {
+            if (Interlocked.Increment(ref listings) > 1)
+            {
+                return;
+            }
+
+            var response = await route.FetchAsync();
+            taken.SetResult();
+            await release.Task;
+            await route.FulfillAsync(new() { Response = response });
+        });
+
+        // Another client's change makes the page reload while the confirmation is open; its listing
+        // still holds gone.txt (and new.txt), and reaches the page after the delete was answered.
+        await session.Row("gone.txt").GetByRole(AriaRole.Button, new() { Name = "Delete gone.txt" }).ClickAsync();
+        using var other = KestrelFactory.ClientFor(address, HttpVersion.Version11);
+        (await other.PutAsync("docs/new.txt", [1])).Dispose();
+        await taken.Task.WaitAsync(TimeSpan.FromSeconds(15), TestTimeout.Token);
+        await page.GetByRole(AriaRole.Dialog, new() { Name = "Delete file" }).GetByRole(AriaRole.Button, new() { Name = "Delete", Exact = true }).ClickAsync();
+        await Expect(page.Locator("#notice")).ToHaveTextAsync("Deleted “docs/gone.txt”.");
+        Assert.False(File.Exists(server.Storage.PathOf("docs/gone.txt")));
+
+        release.SetResult();
+        await Expect(session.Row("new.txt")).ToBeVisibleAsync();
+        await Expect(session.Row("gone.txt")).ToHaveCountAsync(0);
+        await page.UnrouteAllAsync(new() { Behavior = UnrouteBehavior.IgnoreErrors });
+        await session.AssertCleanAsync();
+    }
+
     private static async Task WaitUntilAsync(Func<bool> condition)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);

@@ -86,6 +86,7 @@ export async function load({ append = false } = {}) {
   renderBreadcrumbs();
   setBusy(true);
   try {
+    const askedAt = performance.now();
     const page = await listPage(folder, pageSize, append ? state.nextToken : null);
     if (generation !== state.generation) {
       return;
@@ -100,7 +101,7 @@ export async function load({ append = false } = {}) {
         clearKeyError();
       }
     }
-    addFiles(page.files, folder);
+    addFiles(page.files, folder, askedAt);
     state.nextToken = page.nextToken;
   } catch (error) {
     if (generation !== state.generation) {
@@ -149,9 +150,9 @@ export function probeAnonymousRead() {
   );
 }
 
-function addFiles(files, folder) {
+function addFiles(files, folder, askedAt) {
   for (const file of files) {
-    if (!file.name.startsWith(folder)) {
+    if (!file.name.startsWith(folder) || deletedSince(file.name, askedAt)) {
       continue;
     }
     state.loaded++;
@@ -328,9 +329,26 @@ async function remove(event, entry) {
   }
 }
 
+// What this page deleted, and when (performance.now()): a listing asked for before the delete was
+// answered (a live reload in flight) may still hold the file, and must not bring its row back. A
+// listing asked for later is the truth, also for a file stored again since.
+const deleted = new Map();
+const deletedRemembered = 60_000;
+
+function deletedSince(path, askedAt) {
+  return (deleted.get(path) ?? -Infinity) > askedAt;
+}
+
 // By path, not by the object the row was drawn from: a reload while the confirmation was open (a
 // change another client made) draws the list from new objects, and the deleted row must go all the same.
 function forget(entry) {
+  const now = performance.now();
+  for (const [path, at] of deleted) {
+    if (at < now - deletedRemembered) {
+      deleted.delete(path);
+    }
+  }
+  deleted.set(entry.path, now);
   const index = visibleEntries().findIndex((e) => e.path === entry.path);
   state.entries = state.entries.filter((e) => e.path !== entry.path);
   render();
