@@ -99,12 +99,9 @@ public sealed class FileActionTests(BrowserFixture browser)
     {
         using var server = new KestrelFactory();
         var address = server.AddressOf(HttpProtocols.Http1);
-        server.Storage.WriteRandom("docs/gone.txt", 10);
-        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
+        await using var session = await OpenWatchingGoneTxtAsync(server, address);
         var page = session.Page;
         var dialog = page.GetByRole(AriaRole.Dialog, new() { Name = "Delete file" });
-        await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
-        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
 
         // While the confirmation is open another client stores a file here: the page reloads the list.
         await session.Row("gone.txt").GetByRole(AriaRole.Button, new() { Name = "Delete gone.txt" }).ClickAsync();
@@ -128,11 +125,8 @@ public sealed class FileActionTests(BrowserFixture browser)
     {
         using var server = new KestrelFactory();
         var address = server.AddressOf(HttpProtocols.Http1);
-        server.Storage.WriteRandom("docs/gone.txt", 10);
-        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
+        await using var session = await OpenWatchingGoneTxtAsync(server, address);
         var page = session.Page;
-        await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
-        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
 
         // From here the first listing the page asks for is read from the server at once but handed to
         // the page only when released; later ones are never answered.
@@ -167,6 +161,17 @@ public sealed class FileActionTests(BrowserFixture browser)
         await Expect(session.Row("gone.txt")).ToHaveCountAsync(0);
         await page.UnrouteAllAsync(new() { Behavior = UnrouteBehavior.IgnoreErrors });
         await session.AssertCleanAsync();
+    }
+
+    // A page on docs/ showing docs/gone.txt, once the server watches the folder for it (its event
+    // stream answered): from then on, a change another client makes reloads the page's list.
+    private async Task<PageSession> OpenWatchingGoneTxtAsync(KestrelFactory server, Uri address)
+    {
+        server.Storage.WriteRandom("docs/gone.txt", 10);
+        var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
+        await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
+        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
+        return session;
     }
 
     private static async Task WaitUntilAsync(Func<bool> condition)
