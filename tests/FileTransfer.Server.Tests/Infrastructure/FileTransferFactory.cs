@@ -1,4 +1,5 @@
 using System.Net.Http.Headers;
+using FileTransfer.Server.Tests.Diagnostics;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
@@ -20,7 +21,8 @@ public class FileTransferFactory : WebApplicationFactory<Program>
     private readonly Dictionary<string, string?> _settings = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<ILoggerProvider> _loggers = [];
     private readonly List<Action<IServiceCollection>> _services = [];
-    private readonly StartFailureLog _startFailure = new();
+    // The generic host's errors: it logs why it did not start before it throws (see CreateHost).
+    private readonly LogCapture _hostErrors = new((category, level) => level >= LogLevel.Error && category.StartsWith("Microsoft.Extensions.Hosting", StringComparison.Ordinal));
 
     public FileTransferFactory()
     {
@@ -85,7 +87,7 @@ public class FileTransferFactory : WebApplicationFactory<Program>
 
         builder.ConfigureLogging(logging =>
         {
-            logging.AddProvider(_startFailure);
+            logging.AddProvider(_hostErrors);
             _loggers.ForEach(provider => logging.AddProvider(provider));
         });
         builder.ConfigureServices(services => _services.ForEach(configure => configure(services)));
@@ -103,11 +105,14 @@ public class FileTransferFactory : WebApplicationFactory<Program>
         {
             return base.CreateHost(builder);
         }
-        catch (ObjectDisposedException disposed) when (_startFailure.Reason is { } reason)
+        catch (ObjectDisposedException disposed) when (StartFailure() is { } reason)
         {
             throw new InvalidOperationException($"The host did not start: {reason.Message}", new AggregateException(reason, disposed));
         }
     }
+
+    // The first error the generic host logged with its exception: why it did not start.
+    private Exception? StartFailure() => _hostErrors.Entries.FirstOrDefault(e => e.Exception is not null)?.Exception;
 
     protected override void Dispose(bool disposing)
     {

@@ -170,18 +170,8 @@ public sealed class FileActionTests(BrowserFixture browser)
         server.Storage.WriteRandom("docs/gone.txt", 10);
         var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/docs/");
         await Expect(session.Row("gone.txt")).ToBeVisibleAsync();
-        await WaitUntilAsync(() => session.Journal.Any(line => line.Contains("< 200 GET", StringComparison.Ordinal) && line.Contains("/api/events?", StringComparison.Ordinal)));
+        await session.WatchingAsync("docs/").WaitAsync(TimeSpan.FromSeconds(15), TestTimeout.Token);
         return session;
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestTimeout.Token);
-        timeout.CancelAfter(TimeSpan.FromSeconds(15));
-        while (!condition())
-        {
-            await Task.Delay(50, timeout.Token);
-        }
     }
 
     [FactWhenChromium]

@@ -21,21 +21,9 @@ public sealed class LiveUpdateTests(BrowserFixture browser)
         // The page lists the folder and opens its event stream at the same time; the server answers the
         // stream once it is subscribed. A change made before that has no event on the stream (on a busy
         // machine the listing can be on screen well before), so the other client waits for it.
-        var streamOpen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/",
-            beforeNavigation: context =>
-            {
-                context.Response += (_, response) =>
-                {
-                    if (response.Url.Contains("/api/events?", StringComparison.Ordinal) && response.Ok)
-                    {
-                        streamOpen.TrySetResult();
-                    }
-                };
-                return Task.CompletedTask;
-            });
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/");
         await Expect(session.Row("first.bin")).ToBeVisibleAsync();
-        await streamOpen.Task.WaitAsync(TestTimeout.Token);
+        await session.WatchingAsync("live/").WaitAsync(TestTimeout.Token);
         var listings = 0;
         session.Page.Request += (_, request) => listings += request.Url.Contains("/api/files?", StringComparison.Ordinal) ? 1 : 0;
 
@@ -60,29 +48,14 @@ public sealed class LiveUpdateTests(BrowserFixture browser)
         server.Storage.WriteRandom("live/first.bin", 10);
         server.Storage.WriteRandom("top.bin", 10);
 
-        // Each event stream the page opens, by the folder it asked for (the query's prefix).
-        var streams = new System.Collections.Concurrent.ConcurrentDictionary<string, TaskCompletionSource>();
-        Task StreamFor(string prefix) => streams.GetOrAdd(prefix, _ => new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
-        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/",
-            beforeNavigation: context =>
-            {
-                context.Response += (_, response) =>
-                {
-                    if (response.Url.Contains("/api/events?", StringComparison.Ordinal) && response.Ok)
-                    {
-                        var prefix = System.Web.HttpUtility.ParseQueryString(new Uri(response.Url).Query)["prefix"] ?? "";
-                        streams.GetOrAdd(prefix, _ => new(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
-                    }
-                };
-                return Task.CompletedTask;
-            });
+        await using var session = await PageSession.OpenAsync(browser.Browser, address, FileTransferFactory.TestKey, query: "#/live/");
         await Expect(session.Row("first.bin")).ToBeVisibleAsync();
-        await StreamFor("live/").WaitAsync(TestTimeout.Token);
+        await session.WatchingAsync("live/").WaitAsync(TestTimeout.Token);
 
         // Up to the top folder by its breadcrumb: the stream now follows the top folder, not the one left.
         await session.Page.Locator("#breadcrumbs a", new() { HasText = "All files" }).ClickAsync();
         await Expect(session.Row("top.bin")).ToBeVisibleAsync();
-        await session.ExplainAsync(() => StreamFor("").WaitAsync(TimeSpan.FromSeconds(15), TestTimeout.Token));
+        await session.ExplainAsync(() => session.WatchingAsync("").WaitAsync(TimeSpan.FromSeconds(15), TestTimeout.Token));
 
         using var other = KestrelFactory.ClientFor(address, HttpVersion.Version11);
         await other.PutAsync("arrived-at-the-top.bin", TestData.RandomBytes(100));

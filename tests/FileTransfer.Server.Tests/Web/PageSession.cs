@@ -15,6 +15,8 @@ public sealed class PageSession : IAsyncDisposable
     private const string RecordViolations =
         "window.__violations = []; document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));";
 
+    private readonly ConcurrentDictionary<string, TaskCompletionSource> _watched = new(StringComparer.Ordinal);
+
     private PageSession(IBrowserContext context, IPage page, Uri address)
     {
         Context = context;
@@ -33,6 +35,13 @@ public sealed class PageSession : IAsyncDisposable
         page.Response += (_, response) => Note($"< {response.Status} {response.Request.Method} {response.Url}");
         page.RequestFailed += (_, request) => Note($"x {request.Failure} {request.Method} {request.Url}");
         page.Console += (_, message) => Note($"console {message.Type}: {message.Text}");
+        page.Response += (_, response) =>
+        {
+            if (response.Ok && response.Url.Contains("/api/events?", StringComparison.Ordinal))
+            {
+                Watched(System.Web.HttpUtility.ParseQueryString(new Uri(response.Url).Query)["prefix"] ?? "").TrySetResult();
+            }
+        };
     }
 
     public IBrowserContext Context { get; }
@@ -50,11 +59,20 @@ public sealed class PageSession : IAsyncDisposable
     public ConcurrentQueue<string> Journal { get; } = new();
 
     /// <summary>
+    /// Completes once the server has answered an event stream the page opened for <paramref name="prefix"/>
+    /// (the folder, e.g. "docs/", or "" for the top): the server answers once it watches, so a change made
+    /// after this reaches the page's list. Before that a change has no event on the stream.
+    /// </summary>
+    public Task WatchingAsync(string prefix) => Watched(prefix).Task;
+
+    private TaskCompletionSource Watched(string prefix) =>
+        _watched.GetOrAdd(prefix, _ => new(TaskCreationOptions.RunContinuationsAsynchronously));
+
+    /// <summary>
     /// A new context and page; <paramref name="apiKey"/>, when given, is in sessionStorage before the page loads (as if typed in earlier).
-    /// <paramref name="beforeNavigation"/>, when given, runs on the new context before the page loads (e.g. routes that hold requests back).
     /// </summary>
     public static async Task<PageSession> OpenAsync(
-        IBrowser browser, Uri address, string? apiKey = null, ViewportSize? viewport = null, string query = "", Func<IBrowserContext, Task>? beforeNavigation = null)
+        IBrowser browser, Uri address, string? apiKey = null, ViewportSize? viewport = null, string query = "")
     {
         var context = await browser.NewContextAsync(new()
         {
@@ -68,11 +86,6 @@ public sealed class PageSession : IAsyncDisposable
         if (apiKey is not null)
         {
             await context.AddInitScriptAsync($"sessionStorage.setItem('filetransfer.apiKey', {System.Text.Json.JsonSerializer.Serialize(apiKey)});");
-        }
-
-        if (beforeNavigation is not null)
-        {
-            await beforeNavigation(context);
         }
 
         var page = await context.NewPageAsync();
