@@ -108,8 +108,8 @@ public sealed class PageSession : IAsyncDisposable
 
     /// <summary>
     /// Runs <paramref name="expectation"/>; when it fails, the failure also says what the page showed
-    /// in its alert and everything in <see cref="Journal"/>, so that a failure seen once in a full run
-    /// says what the page did.
+    /// in its alert, where its focus is, which dialogs are open, and everything in <see cref="Journal"/>,
+    /// so that a failure seen once in a full run says what the page did.
     /// </summary>
     public async Task ExplainAsync(Func<Task> expectation)
     {
@@ -120,7 +120,8 @@ public sealed class PageSession : IAsyncDisposable
         catch (Exception failure) when (failure is PlaywrightException or TimeoutException)
         {
             var alert = await Page.EvaluateAsync<string>("() => { const a = document.getElementById('alert'); return a && !a.hidden ? a.textContent.trim() : '(none)'; }");
-            throw new Xunit.Sdk.XunitException($"{failure.Message}\nThe page's alert: {alert}\nThe page's journal:\n{string.Join('\n', Journal)}");
+            var state = await Page.EvaluateAsync<string>("() => { const e = document.activeElement; const open = [...document.querySelectorAll('dialog[open]')].map(d => d.id); return `focus: ${e?.tagName} ${e?.id || ''} '${(e?.textContent || '').trim().slice(0, 40)}'; open dialogs: ${open.join(', ') || '(none)'}`; }");
+            throw new Xunit.Sdk.XunitException($"{failure.Message}\nThe page's alert: {alert}\nThe page's {state}\nThe page's journal:\n{string.Join('\n', Journal)}");
         }
     }
 
